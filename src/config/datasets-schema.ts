@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+const described = { description: z.string().max(2000).optional() };
+
+/** One list parameter: its type decides how the gateway validates it before any upstream call. */
+export const paramSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('string'), max_length: z.number().int().min(1).max(10_000).default(200), default: z.string().optional(), ...described }).strict(),
+  z.object({ type: z.literal('integer'), min: z.number().int().optional(), max: z.number().int().optional(), default: z.number().int().optional(), ...described }).strict(),
+  z.object({ type: z.literal('boolean'), default: z.boolean().optional(), ...described }).strict(),
+  z.object({ type: z.literal('date'), default: z.string().optional(), ...described }).strict(),
+  z.object({ type: z.literal('enum'), values: z.array(z.string().min(1)).min(1), default: z.string().optional(), ...described }).strict(),
+  z.object({ type: z.literal('id'), default: z.number().int().optional(), ...described }).strict(),
+  z
+    .object({ type: z.literal('point'), ...described })
+    .strict()
+    .describe('lat,lng in decimal degrees'),
+]);
+
+export const fieldRuleSchema = z
+  .object({
+    min_plan: z.string().describe('Lowest plan that receives the field.'),
+    preview: z.boolean().default(false).describe('Below min_plan a preview replaces the field instead of removing it.'),
+    ...described,
+  })
+  .strict();
+
+export const subresourceSchema = z
+  .object({
+    min_plan: z.string().default('free'),
+    cost: z.number().int().min(0).max(100).default(1),
+    ...described,
+  })
+  .strict();
+
+export const datasetSchema = z
+  .object({
+    path: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)?$/, 'lower-case path segments, at most two')
+      .describe('Public path under /v1 (e.g. legal-documents, catalogs/agencies).'),
+    upstream: z.string().describe('Name of the upstream in upstreams.yaml that serves it.'),
+    upstream_path: z.string().optional().describe('Path on the upstream; defaults to path.'),
+    id_prefix: z.string().regex(/^[a-z][a-z0-9]*_$/, 'lower-case letters then _').describe('Prefix every id carries.'),
+    min_plan: z.string().default('free'),
+    title: z.string().optional(),
+    title_vi: z.string().optional(),
+    ...described,
+    cost: z.number().int().min(0).max(100).default(1).describe('Calls a list or detail request costs.'),
+    detail: z.boolean().default(true).describe('Whether /{path}/{id} exists.'),
+    list: z
+      .object({
+        params: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,40}$/), paramSchema).default({}),
+        require_one_of: z.array(z.string()).default([]),
+      })
+      .strict()
+      .prefault({}),
+    fields: z.record(z.string(), fieldRuleSchema).default({}),
+    subresources: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), subresourceSchema).default({}),
+    full_text_field: z.string().optional().describe('Field whose full text counts against the daily full-text cap.'),
+    bulk_watch: z.boolean().default(true).describe('Whether ids returned count towards bulk-extraction detection.'),
+  })
+  .strict();
+
+export const datasetsFileSchema = z
+  .object({
+    datasets: z.array(datasetSchema).min(1),
+  })
+  .strict();
+
+export type ParamSpec = z.infer<typeof paramSchema>;
+export type FieldRule = z.infer<typeof fieldRuleSchema>;
+export type DatasetConfig = z.infer<typeof datasetSchema>;
+export type DatasetsFile = z.infer<typeof datasetsFileSchema>;

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { z } from 'zod';
+import { datasetsFileSchema } from './datasets-schema';
+import type { DatasetsFile } from './datasets-schema';
+import { gatewayFileSchema } from './gateway-schema';
+import type { GatewayFile } from './gateway-schema';
+import { plansFileSchema } from './plans-schema';
+import type { PlansFile } from './plans-schema';
+import { upstreamsFileSchema } from './upstreams-schema';
+import type { UpstreamsFile } from './upstreams-schema';
+
+export interface RawConfig {
+  plans: PlansFile;
+  datasets: DatasetsFile;
+  upstreams: UpstreamsFile;
+  gateway: GatewayFile;
+}
+
+/** A config that cannot be used: names the file, the path inside it and the reason. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${path || '(root)'}: ${reason}`);
+  }
+}
+
+function loadFile<S extends z.ZodType>(dir: string, file: string, schema: S): z.infer<S> {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, file), 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, '', `cannot read: ${(err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parse(text, { prettyErrors: true, uniqueKeys: true });
+  } catch (err) {
+    throw new ConfigError(file, '', `invalid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const res = schema.safeParse(doc ?? {});
+  if (!res.success) {
+    const issue = res.error.issues[0]!;
+    throw new ConfigError(file, issue.path.map(String).join('.'), issue.message);
+  }
+  return res.data;
+}
+
+/** Reads and validates the four YAML files of CONFIG_DIR (DESIGN §3). Cross-file checks are in compileConfig. */
+export function loadRawConfig(dir: string): RawConfig {
+  return {
+    plans: loadFile(dir, 'plans.yaml', plansFileSchema),
+    datasets: loadFile(dir, 'datasets.yaml', datasetsFileSchema),
+    upstreams: loadFile(dir, 'upstreams.yaml', upstreamsFileSchema),
+    gateway: loadFile(dir, 'gateway.yaml', gatewayFileSchema),
+  };
+}

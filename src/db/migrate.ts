@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../util/project-root';
+import type { Db } from './db';
+
+export const MIGRATIONS_DIR = join(projectRoot(), 'migrations');
+
+/**
+ * Applies migrations/<set>/*.sql in name order, each once, recorded in schema_migrations.
+ * A transaction-scoped advisory lock serialises replicas that start together.
+ */
+export async function migrate(db: Db, set: string, dir: string = join(MIGRATIONS_DIR, set)): Promise<string[]> {
+  await withRetry(() =>
+    db.exec(`CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public;
+CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
+CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (set_name, name))`),
+  );
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+  const applied: string[] = [];
+  for (const file of files) {
+    const sql = readFileSync(join(dir, file), 'utf8');
+    const done = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`migrate:${set}`]);
+      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE set_name = $1 AND name = $2', [set, file]);
+      if (seen.rows.length > 0) return false;
+      for (const stmt of splitSql(sql)) await tx.query(stmt);
+      await tx.query('INSERT INTO schema_migrations (set_name, name) VALUES ($1, $2)', [set, file]);
+      return true;
+    });
+    if (done) applied.push(file);
+  }
+  return applied;
+}
+
+/** Splits a migration into statements; bodies of functions use $$ quoting and are kept whole. */
+export function splitSql(sql: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let inDollar = false;
+  for (const line of sql.split('\n')) {
+    if (/^\s*--/.test(line) && !inDollar) continue;
+    const dollars = (line.match(/\$\$/g) ?? []).length;
+    if (dollars % 2 === 1) inDollar = !inDollar;
+    cur += line + '\n';
+    if (!inDollar && /;\s*$/.test(line)) {
+      if (cur.trim()) out.push(cur.trim().replace(/;$/, ''));
+      cur = '';
+    }
+  }
+  if (cur.trim()) out.push(cur.trim().replace(/;$/, ''));
+  return out;
+}
+
+/** CREATE ... IF NOT EXISTS can still collide when two processes run it at once; the second try sees it. */
+async function withRetry(fn: () => Promise<void>, tries = 3): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (i >= tries) throw err;
+      await new Promise((r) => setTimeout(r, 50 * i));
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import type { Db, Queryable } from './db';
+
+/** PGlite in dataDir (persistent) or in memory when dataDir is undefined. One connection: calls queue. */
+export async function openPgliteDb(dataDir?: string): Promise<Db> {
+  const pg = await PGlite.create({ dataDir, extensions: { unaccent, pg_trgm } });
+  const asQueryable = (c: Pick<PGlite, 'query'>): Queryable => ({
+    async query<R>(sql: string, params?: readonly unknown[]) {
+      const r = await c.query<R>(sql, params as unknown[] | undefined);
+      return { rows: r.rows };
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...asQueryable(pg),
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>) => pg.transaction((tx) => fn(asQueryable(tx))),
+    async exec(sql: string) {
+      await pg.exec(sql);
+    },
+    async close() {
+      await pg.close();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { Response } from 'express';
+import { ApiError, isApiError } from './api-error';
+
+export interface ErrorBody {
+  success: false;
+  code: string;
+  message: string;
+  param?: string;
+  quota?: number;
+  reset_in_seconds?: number;
+  upgrade_url?: string;
+  buy_credits_url?: string;
+}
+
+export function errorBody(err: ApiError): ErrorBody {
+  const { quota, reset_in_seconds, upgrade_url, buy_credits_url, param } = err.extras;
+  const body: ErrorBody = { success: false, code: err.code, message: err.message };
+  if (param !== undefined) body.param = param;
+  if (quota !== undefined) body.quota = quota;
+  if (reset_in_seconds !== undefined) body.reset_in_seconds = reset_in_seconds;
+  if (upgrade_url !== undefined) body.upgrade_url = upgrade_url;
+  if (buy_credits_url !== undefined) body.buy_credits_url = buy_credits_url;
+  return body;
+}
+
+/** Anything that is not an ApiError is an internal error; its details never reach the client. */
+export function toApiError(err: unknown): ApiError {
+  return isApiError(err) ? err : new ApiError('internal_error');
+}
+
+/** The one place that writes an error envelope. */
+export function renderError(res: Response, err: ApiError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (err.extras.retryAfter !== undefined) res.setHeader('Retry-After', String(Math.max(0, Math.ceil(err.extras.retryAfter))));
+  if (err.extras.headers) for (const [k, v] of Object.entries(err.extras.headers)) res.setHeader(k, v);
+  res.status(err.status).json(errorBody(err));
+}
