@@ -15,7 +15,10 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read process.env only in the entry point (src/main.ts, scripts, bench).' },
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read process.env only in the entry point (src/main.ts, scripts, bench).',
+        },
         { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
       ],
     },

@@ -9,7 +9,11 @@ export const MIGRATIONS_DIR = join(projectRoot(), 'migrations');
  * Applies migrations/<set>/*.sql in name order, each once, recorded in schema_migrations.
  * A transaction-scoped advisory lock serialises replicas that start together.
  */
-export async function migrate(db: Db, set: string, dir: string = join(MIGRATIONS_DIR, set)): Promise<string[]> {
+export async function migrate(
+  db: Db,
+  set: string,
+  dir: string = join(MIGRATIONS_DIR, set),
+): Promise<string[]> {
   await withRetry(() =>
     db.exec(`CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public;
 CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
@@ -24,7 +28,10 @@ CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text 
     const sql = readFileSync(join(dir, file), 'utf8');
     const done = await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`migrate:${set}`]);
-      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE set_name = $1 AND name = $2', [set, file]);
+      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE set_name = $1 AND name = $2', [
+        set,
+        file,
+      ]);
       if (seen.rows.length > 0) return false;
       for (const stmt of splitSql(sql)) await tx.query(stmt);
       await tx.query('INSERT INTO schema_migrations (set_name, name) VALUES ($1, $2)', [set, file]);

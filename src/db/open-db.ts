@@ -13,7 +13,8 @@ export interface OpenDbOptions {
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
-  if (opts.databaseUrl) return openPgDb({ connectionString: opts.databaseUrl, schema: opts.schema, max: opts.poolSize });
+  if (opts.databaseUrl)
+    return openPgDb({ connectionString: opts.databaseUrl, schema: opts.schema, max: opts.poolSize });
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   return openPgliteDb(opts.dataDir);
 }

@@ -11,7 +11,8 @@ export interface PgDbOptions {
 
 export async function openPgDb(opts: PgDbOptions): Promise<Db> {
   const schema = opts.schema;
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
+    throw new Error(`bad schema name ${schema}`);
   const pool = new Pool({
     connectionString: opts.connectionString,
     max: opts.max ?? 10,

@@ -1,5 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
+// The contrib entries ship CommonJS builds, but their export map gives only ESM typings; the
+// require() at run time resolves to the .cjs file.
+// @ts-expect-error TS1479: typings say ESM, the package serves CommonJS to require()
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+// @ts-expect-error TS1479: as above
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { Db, Queryable } from './db';
 

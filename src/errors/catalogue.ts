@@ -15,7 +15,10 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, message: 'Chỉ hỗ trợ phương thức GET.' },
   invalid_request: { status: 422, message: 'Tham số không hợp lệ hoặc thiếu tham số bắt buộc.' },
   page_limit: { status: 422, message: 'Số trang vượt quá giới hạn số trang cho phép của gói dịch vụ.' },
-  rate_limited: { status: 429, message: 'Vượt quá số yêu cầu cho phép mỗi giây hoặc mỗi phút. Vui lòng thử lại sau.' },
+  rate_limited: {
+    status: 429,
+    message: 'Vượt quá số yêu cầu cho phép mỗi giây hoặc mỗi phút. Vui lòng thử lại sau.',
+  },
   quota_exceeded: { status: 429, message: 'Đã dùng hết số lượt gọi trong ngày hoặc trong tháng.' },
   full_text_limit: { status: 429, message: 'Đã dùng hết số văn bản toàn văn được xem trong ngày.' },
   too_many_requests: { status: 429, message: 'Quá nhiều yêu cầu từ một địa chỉ IP.' },
@@ -24,6 +27,7 @@ export const ERROR_CATALOGUE = {
     status: 503,
     message: 'Dịch vụ tạm thời không thể ghi nhận lượt gọi, vui lòng thử lại sau.',
   },
+  forbidden: { status: 403, message: 'Token quản trị không có quyền thực hiện thao tác này.' },
   conflict: { status: 409, message: 'Yêu cầu xung đột với dữ liệu hiện có.' },
   internal_error: { status: 500, message: 'Lỗi hệ thống. Vui lòng thử lại sau.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -1,0 +1,26 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** 32 random bytes (256 bits), base64url: "lk_" + 43 characters. */
+export function generateApiKey(): string {
+  return 'lk_' + randomBytes(32).toString('base64url');
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Constant-time equality of two hex hashes (the lookup is by hash; this confirms without a timing leak). */
+export function hashesEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Keys have a fixed shape; anything else is rejected before hashing or touching a store. */
+export function looksLikeApiKey(s: string): boolean {
+  return /^lk_[A-Za-z0-9_-]{43}$/.test(s);
+}
+
+export function newId(prefix: string): string {
+  return prefix + randomBytes(10).toString('hex');
+}

@@ -1,0 +1,106 @@
+import type { Clock } from '../util/clock';
+import type { AccountRepo } from './account-repo';
+import type { Account, ApiKeyRecord } from './account-types';
+import { hashesEqual } from './api-keys';
+
+export interface KeyEntry {
+  key: ApiKeyRecord;
+  account: Account;
+  keyHash: string;
+}
+
+export interface KeyCacheOptions {
+  ttlMs: number;
+  negativeTtlMs: number;
+  maxEntries: number;
+}
+
+export interface KeyCacheStats {
+  hits: number;
+  misses: number;
+}
+
+/**
+ * In-process cache of key → account so the hot path never touches the database. Entries are dropped
+ * by invalidation messages (plan, verification, lock, revocation) and by TTL as a safety net.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { entry: KeyEntry; until: number }>();
+  private readonly negative = new Map<string, number>();
+  private readonly byAccount = new Map<string, Set<string>>();
+  private readonly inflight = new Map<string, Promise<KeyEntry | undefined>>();
+  readonly stats: KeyCacheStats = { hits: 0, misses: 0 };
+
+  constructor(
+    private readonly repo: AccountRepo,
+    private readonly clock: Clock,
+    private readonly opts: KeyCacheOptions,
+    private readonly onLookup: (hit: boolean) => void = () => undefined,
+  ) {}
+
+  async get(keyHash: string): Promise<KeyEntry | undefined> {
+    const now = this.clock.now();
+    const hit = this.entries.get(keyHash);
+    if (hit && hit.until > now) {
+      this.stats.hits++;
+      this.onLookup(true);
+      return hit.entry;
+    }
+    const neg = this.negative.get(keyHash);
+    if (neg !== undefined && neg > now) {
+      this.stats.hits++;
+      this.onLookup(true);
+      return undefined;
+    }
+    this.stats.misses++;
+    this.onLookup(false);
+    // Concurrent misses for one key share a single query.
+    let p = this.inflight.get(keyHash);
+    if (!p) {
+      p = this.load(keyHash).finally(() => this.inflight.delete(keyHash));
+      this.inflight.set(keyHash, p);
+    }
+    return p;
+  }
+
+  private async load(keyHash: string): Promise<KeyEntry | undefined> {
+    const found = await this.repo.findByKeyHash(keyHash);
+    const now = this.clock.now();
+    if (!found || !hashesEqual(found.key_hash, keyHash)) {
+      if (this.opts.negativeTtlMs > 0) this.remember(this.negative, keyHash, now + this.opts.negativeTtlMs);
+      return undefined;
+    }
+    const entry: KeyEntry = { key: found.key, account: found.account, keyHash };
+    this.remember(this.entries, keyHash, { entry, until: now + this.opts.ttlMs });
+    let set = this.byAccount.get(entry.account.id);
+    if (!set) this.byAccount.set(entry.account.id, (set = new Set()));
+    set.add(keyHash);
+    return entry;
+  }
+
+  /** Bounded maps: the oldest insertion goes first when full. */
+  private remember<V>(map: Map<string, V>, k: string, v: V): void {
+    if (map.size >= this.opts.maxEntries) {
+      const oldest = map.keys().next().value;
+      if (oldest !== undefined) map.delete(oldest);
+    }
+    map.delete(k);
+    map.set(k, v);
+  }
+
+  invalidateKey(keyHash: string): void {
+    this.entries.delete(keyHash);
+    this.negative.delete(keyHash);
+  }
+
+  invalidateAccount(accountId: string): void {
+    for (const h of this.byAccount.get(accountId) ?? []) this.entries.delete(h);
+    this.byAccount.delete(accountId);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.negative.clear();
+    this.byAccount.clear();
+  }
+}

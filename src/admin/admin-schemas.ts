@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { parseCidr } from '../config/trusted-proxies';
+
+const isoDate = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}/.test(s), 'an ISO 8601 date-time')
+  .transform((s) => Date.parse(s));
+
+export const createAccountBody = z
+  .object({
+    email: z.email().max(320),
+    plan: z.string().min(1),
+    email_verified: z.boolean().default(false),
+  })
+  .strict();
+
+export const patchAccountBody = z
+  .object({
+    plan: z.string().min(1).optional(),
+    email_verified: z.boolean().optional(),
+    restricted_until: isoDate.nullable().optional(),
+  })
+  .strict();
+
+export const createKeyBody = z
+  .object({
+    expires_at: isoDate.nullable().optional(),
+    ip_allowlist: z
+      .array(
+        z.string().refine((s) => {
+          try {
+            parseCidr(s);
+            return true;
+          } catch {
+            return false;
+          }
+        }, 'an IPv4/IPv6 address or CIDR'),
+      )
+      .max(100)
+      .default([]),
+  })
+  .strict();
+
+export const creditsBody = z
+  .object({
+    amount: z.number().int().min(1).max(1_000_000_000),
+    reference: z.string().min(1).max(200),
+  })
+  .strict();

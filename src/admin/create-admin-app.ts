@@ -1,0 +1,200 @@
+import express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import type { ZodType } from 'zod';
+import type { AccountRepo } from '../accounts/account-repo';
+import type { Account } from '../accounts/account-types';
+import { generateApiKey, hashApiKey, newId } from '../accounts/api-keys';
+import type { RuntimeConfig } from '../config/compile-config';
+import { ApiError } from '../errors/api-error';
+import { renderError, toApiError } from '../errors/render-error';
+import type { CreditLedger } from '../metering/credit-ledger';
+import type { MeterStore } from '../metering/meter-store';
+import { computeWindows } from '../metering/windows';
+import type { InvalidationBus } from '../stores/invalidation-bus';
+import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
+import type { AdminVerifier } from './admin-auth';
+import { createAccountBody, createKeyBody, creditsBody, patchAccountBody } from './admin-schemas';
+
+export interface AdminDeps {
+  config: () => RuntimeConfig;
+  accounts: AccountRepo;
+  credits: CreditLedger;
+  meter: MeterStore;
+  bus: InvalidationBus;
+  clock: Clock;
+  logger: Logger;
+  verify: AdminVerifier;
+  /** Extra read-only sections of GET /admin/accounts/{id} (e.g. bulk-extraction shares). */
+  accountDetails?: (account: Account) => Promise<Record<string, unknown>>;
+  /** Unauthenticated operational routes: /metrics, /healthz, /readyz, /.well-known/jwks.json. */
+  mountOps?: (app: express.Express) => void;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+function parse<T>(schema: ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body ?? {});
+  if (!r.success) {
+    const i = r.error.issues[0]!;
+    throw new ApiError('invalid_request', { message: `${i.path.join('.') || 'body'}: ${i.message}` });
+  }
+  return r.data;
+}
+
+/** The admin API of DESIGN §6, on the admin port only; the billing system drives accounts through it. */
+export function createAdminApp(deps: AdminDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  deps.mountOps?.(app);
+  const account = async (id: string): Promise<Account> => {
+    const a = await deps.accounts.getAccount(id);
+    if (!a) throw new ApiError('not_found', { message: 'Không tìm thấy tài khoản.' });
+    return a;
+  };
+  const view = async (a: Account) => ({
+    id: a.id,
+    email: a.email,
+    plan: a.plan,
+    email_verified: a.email_verified,
+    extra_credits: await deps.credits.balance(a.id),
+    restricted_until: iso(a.restricted_until),
+    created_at: iso(a.created_at),
+  });
+  const plan = (name: string) => {
+    const p = deps.config().plans.get(name);
+    if (!p) throw new ApiError('invalid_request', { message: `plan: unknown plan "${name}"` });
+    return p;
+  };
+  const changed = (accountId: string) => deps.bus.publish({ type: 'account', accountId });
+
+  const admin = express.Router();
+  admin.use(async (req, _res, next) => {
+    await deps.verify(req.headers.authorization);
+    next();
+  });
+  admin.use(express.json({ limit: '64kb' }));
+
+  admin.post('/accounts', async (req, res) => {
+    const body = parse(createAccountBody, req.body);
+    plan(body.plan);
+    const created = await deps.accounts
+      .createAccount({
+        id: newId('acc_'),
+        email: body.email,
+        plan: body.plan,
+        email_verified: body.email_verified,
+      })
+      .catch((err: { code?: string }) => {
+        if (err.code === '23505') throw new ApiError('conflict', { message: 'Email đã được đăng ký.' });
+        throw err;
+      });
+    res.status(201).json(await view(created));
+  });
+
+  admin.get('/accounts/:id', async (req, res) => {
+    const a = await account(req.params.id);
+    const windows = computeWindows(deps.clock.now(), deps.config().raw.plans.timezone);
+    const usage = await deps.meter.peek(a.id, windows).catch(() => null);
+    const keys = await deps.accounts.listKeys(a.id);
+    res.json({
+      ...(await view(a)),
+      usage: usage && {
+        month: windows.monthKey,
+        day: windows.dayKey,
+        monthly_used: usage.monthly,
+        daily_used: usage.daily,
+        per_minute_used: usage.minute,
+        full_text_used_today: usage.fullText,
+      },
+      keys: keys.length,
+      ...(deps.accountDetails ? await deps.accountDetails(a) : {}),
+    });
+  });
+
+  admin.patch('/accounts/:id', async (req, res) => {
+    const body = parse(patchAccountBody, req.body);
+    if (body.plan !== undefined) plan(body.plan);
+    await account(req.params.id);
+    const a = (await deps.accounts.patchAccount(req.params.id, body))!;
+    await changed(a.id);
+    deps.logger.info({ account_id: a.id, change: Object.keys(body) }, 'account changed');
+    res.json(await view(a));
+  });
+
+  admin.post('/accounts/:id/keys', async (req, res) => {
+    const body = parse(createKeyBody, req.body);
+    const a = await account(req.params.id);
+    const p = deps.config().plans.get(a.plan);
+    if (body.ip_allowlist.length > 0 && !p?.ip_allowlist) {
+      throw new ApiError('plan_required', {
+        message: `Gói ${a.plan} không hỗ trợ giới hạn key theo địa chỉ IP.`,
+        upgrade_url: deps.config().raw.plans.upgrade_url,
+      });
+    }
+    const key = generateApiKey();
+    const hash = hashApiKey(key);
+    const rec = await deps.accounts.createKey({
+      id: newId('key_'),
+      account_id: a.id,
+      key_hash: hash,
+      key_prefix: key.slice(0, 10),
+      ip_allowlist: body.ip_allowlist.map((s) => s.trim()),
+      expires_at: body.expires_at ?? null,
+    });
+    await deps.bus.publish({ type: 'key', keyHash: hash });
+    res
+      .status(201)
+      .json({ id: rec.id, key, expires_at: iso(rec.expires_at), ip_allowlist: rec.ip_allowlist });
+  });
+
+  admin.get('/accounts/:id/keys', async (req, res) => {
+    const a = await account(req.params.id);
+    const keys = await deps.accounts.listKeys(a.id);
+    res.json(
+      keys.map((k) => ({
+        id: k.id,
+        prefix: k.key_prefix,
+        expires_at: iso(k.expires_at),
+        ip_allowlist: k.ip_allowlist,
+        revoked_at: iso(k.revoked_at),
+        created_at: iso(k.created_at),
+      })),
+    );
+  });
+
+  admin.delete('/keys/:id', async (req, res) => {
+    const r = await deps.accounts.revokeKey(req.params.id);
+    if (!r) throw new ApiError('not_found', { message: 'Không tìm thấy key.' });
+    await deps.bus.publish({ type: 'key', keyHash: r.key_hash });
+    res.json({ id: r.key.id, revoked_at: iso(r.key.revoked_at) });
+  });
+
+  admin.post('/accounts/:id/credits', async (req, res) => {
+    const body = parse(creditsBody, req.body);
+    const a = await account(req.params.id);
+    if (!deps.config().plans.get(a.plan)?.extra_credits) {
+      throw new ApiError('plan_required', {
+        message: `Gói ${a.plan} không mua thêm lượt gọi (extra credits).`,
+        upgrade_url: deps.config().raw.plans.upgrade_url,
+      });
+    }
+    const r = await deps.credits.purchase(a.id, body.amount, body.reference);
+    res.json({ account_id: a.id, extra_credits: r.balance, applied: r.applied });
+  });
+
+  app.use('/admin', admin);
+  app.use((_req, _res, next) => next(new ApiError('not_found')));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    // body-parser failures (bad JSON, too large, wrong charset) carry a 4xx status of their own.
+    const status = (err as { status?: number }).status;
+    const e =
+      typeof status === 'number' && status >= 400 && status < 500 && !(err instanceof ApiError)
+        ? new ApiError('invalid_request', { message: 'Nội dung JSON không hợp lệ.' })
+        : toApiError(err);
+    if (e.code === 'internal_error') deps.logger.error({ err }, 'admin API error');
+    renderError(res, e);
+  });
+  return app;
+}

@@ -1,0 +1,50 @@
+// npm run import -- <dataset> <file.jsonl>
+// Loads a JSON Lines file into a dataset: every row validated, all or nothing, idempotent upserts.
+// Database: DATABASE_URL (PostgreSQL) or PGlite in DATA_DIR (default ./var; the server must not be
+// running on the same PGlite directory, which allows one process only).
+import { readFileSync } from 'node:fs';
+import { openDb } from '../db/open-db';
+import { migrate } from '../db/migrate';
+import { importJsonl } from '../data/import-jsonl';
+import { IMPORT_TARGETS } from '../data/import-targets';
+
+async function main(argv: string[]): Promise<number> {
+  const [dataset, file] = argv;
+  if (!dataset || !file) {
+    console.error(
+      'usage: npm run import -- <dataset> <file.jsonl>\ndatasets: ' + Object.keys(IMPORT_TARGETS).join(', '),
+    );
+    return 2;
+  }
+  const target = IMPORT_TARGETS[dataset];
+  if (!target) {
+    console.error(`unknown dataset ${dataset}; one of: ${Object.keys(IMPORT_TARGETS).join(', ')}`);
+    return 2;
+  }
+  const text = readFileSync(file, 'utf8');
+  const db = await openDb({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: process.env.DATA_DIR || './var',
+  });
+  try {
+    for (const set of target.migrationSets) await migrate(db, set);
+    const report = await importJsonl(db, target, text);
+    for (const e of report.errors) console.error(`${file}:${e.line}: ${e.message}`);
+    if (!report.ok) {
+      console.error(`nothing loaded: ${report.errors.length} error(s) in ${report.rows} row(s)`);
+      return 1;
+    }
+    console.log(`loaded ${report.loaded} row(s) into ${dataset}`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

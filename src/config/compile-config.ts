@@ -1,0 +1,120 @@
+import type { DatasetConfig, FieldRule } from './datasets-schema';
+import type { RawConfig } from './load-config';
+import { ConfigError } from './load-config';
+import { compileParamValidators } from './param-validators';
+import type { ParamValidator } from './param-validators';
+import type { PlanLimits } from './plans-schema';
+import type { UpstreamConfig } from './upstreams-schema';
+import { compileProxyMatcher } from './trusted-proxies';
+import type { IpMatcher } from './trusted-proxies';
+
+export interface CompiledPlan extends PlanLimits {
+  name: string;
+  /** Position in the ordered plan list: a plan satisfies "X+" when rank >= rank(X). */
+  rank: number;
+}
+
+export interface CompiledField {
+  name: string;
+  minRank: number;
+  preview: boolean;
+}
+
+export interface CompiledSubresource {
+  name: string;
+  minRank: number;
+  minPlan: string;
+  cost: number;
+}
+
+export interface CompiledDataset {
+  path: string;
+  upstream: string;
+  upstreamPath: string;
+  idPrefix: string;
+  minRank: number;
+  minPlan: string;
+  cost: number;
+  detail: boolean;
+  bulkWatch: boolean;
+  fullTextField: string | undefined;
+  params: Map<string, ParamValidator>;
+  requireOneOf: string[];
+  fields: CompiledField[];
+  subresources: Map<string, CompiledSubresource>;
+  source: DatasetConfig;
+}
+
+/** The validated, compiled configuration a pipeline is built from; immutable once built. */
+export interface RuntimeConfig {
+  raw: RawConfig;
+  plans: Map<string, CompiledPlan>;
+  planList: CompiledPlan[];
+  datasets: Map<string, CompiledDataset>;
+  upstreams: Map<string, UpstreamConfig>;
+  trustedProxy: IpMatcher;
+}
+
+function fieldRule(name: string, rule: FieldRule, rankOf: (p: string, at: string) => number, at: string): CompiledField {
+  return { name, minRank: rankOf(rule.min_plan, `${at}.fields.${name}.min_plan`), preview: rule.preview };
+}
+
+function compileDataset(ds: DatasetConfig, i: number, raw: RawConfig, rankOf: (p: string, at: string) => number): CompiledDataset {
+  const at = `datasets.${i}`;
+  if (!raw.upstreams.upstreams[ds.upstream]) {
+    throw new ConfigError('datasets.yaml', `${at}.upstream`, `unknown upstream "${ds.upstream}" (not in upstreams.yaml)`);
+  }
+  const params = compileParamValidators(ds.list.params, (path, reason) => new ConfigError('datasets.yaml', `${at}.list.params.${path}`, reason));
+  for (const [j, name] of ds.list.require_one_of.entries()) {
+    if (!params.has(name)) throw new ConfigError('datasets.yaml', `${at}.list.require_one_of.${j}`, `"${name}" is not a declared parameter`);
+  }
+  if (ds.full_text_field !== undefined && !ds.fields[ds.full_text_field]) {
+    throw new ConfigError('datasets.yaml', `${at}.full_text_field`, `"${ds.full_text_field}" is not declared under fields`);
+  }
+  const fields = Object.entries(ds.fields).map(([name, rule]) => fieldRule(name, rule, rankOf, at));
+  const subresources = new Map<string, CompiledSubresource>();
+  for (const [name, sub] of Object.entries(ds.subresources)) {
+    subresources.set(name, { name, minPlan: sub.min_plan, minRank: rankOf(sub.min_plan, `${at}.subresources.${name}.min_plan`), cost: sub.cost });
+  }
+  return {
+    path: ds.path,
+    upstream: ds.upstream,
+    upstreamPath: ds.upstream_path ?? ds.path,
+    idPrefix: ds.id_prefix,
+    minRank: rankOf(ds.min_plan, `${at}.min_plan`),
+    minPlan: ds.min_plan,
+    cost: ds.cost,
+    detail: ds.detail,
+    bulkWatch: ds.bulk_watch,
+    fullTextField: ds.full_text_field,
+    params,
+    requireOneOf: ds.list.require_one_of,
+    fields,
+    subresources,
+    source: ds,
+  };
+}
+
+/** Cross-file checks and compilation (validators, CIDR matchers, plan ranks), done once per load. */
+export function compileConfig(raw: RawConfig): RuntimeConfig {
+  const planList: CompiledPlan[] = Object.entries(raw.plans.plans).map(([name, p], rank) => ({ ...p, name, rank }));
+  const plans = new Map(planList.map((p) => [p.name, p]));
+  const rankOf = (plan: string, at: string): number => {
+    const p = plans.get(plan);
+    if (!p) throw new ConfigError('datasets.yaml', at, `unknown plan "${plan}" (plans.yaml has ${[...plans.keys()].join(', ')})`);
+    return p.rank;
+  };
+  const datasets = new Map<string, CompiledDataset>();
+  raw.datasets.datasets.forEach((ds, i) => {
+    if (datasets.has(ds.path)) throw new ConfigError('datasets.yaml', `datasets.${i}.path`, `duplicate path "${ds.path}"`);
+    if (['me', 'datasets', 'openapi.json'].includes(ds.path)) throw new ConfigError('datasets.yaml', `datasets.${i}.path`, `"${ds.path}" is reserved`);
+    datasets.set(ds.path, compileDataset(ds, i, raw, rankOf));
+  });
+  let trustedProxy: IpMatcher;
+  try {
+    trustedProxy = compileProxyMatcher(raw.gateway.trusted_proxies);
+  } catch (err) {
+    throw new ConfigError('gateway.yaml', 'trusted_proxies', (err as Error).message);
+  }
+  return { raw, plans, planList, datasets, upstreams: new Map(Object.entries(raw.upstreams.upstreams)), trustedProxy };
+}

@@ -1,0 +1,90 @@
+import type { ParamSpec } from './datasets-schema';
+
+export type ParamCheck = { ok: true; value: string } | { ok: false; reason: string };
+
+export interface ParamValidator {
+  name: string;
+  spec: ParamSpec;
+  /** Normalised default forwarded when the caller gives none. */
+  defaultValue: string | undefined;
+  check(raw: string): ParamCheck;
+}
+
+const INTEGER = /^-?\d{1,15}$/;
+const ID = /^\d{1,10}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const NUMBER = /^-?\d{1,3}(\.\d{1,12})?$/;
+
+/** A real calendar date (no 2025-02-30), years 1000–9999. */
+export function isCalendarDate(s: string): boolean {
+  const m = DATE.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 1000 || mo < 1 || mo > 12 || d < 1) return false;
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+}
+
+const ok = (value: string): ParamCheck => ({ ok: true, value });
+const bad = (reason: string): ParamCheck => ({ ok: false, reason });
+
+function checker(spec: ParamSpec): (raw: string) => ParamCheck {
+  switch (spec.type) {
+    case 'string':
+      return (raw) => ([...raw].length <= spec.max_length ? ok(raw) : bad(`dài tối đa ${spec.max_length} ký tự`));
+    case 'integer':
+      return (raw) => {
+        if (!INTEGER.test(raw)) return bad('phải là số nguyên');
+        const n = Number(raw);
+        if (spec.min !== undefined && n < spec.min) return bad(`tối thiểu ${spec.min}`);
+        if (spec.max !== undefined && n > spec.max) return bad(`tối đa ${spec.max}`);
+        return ok(String(n));
+      };
+    case 'id':
+      return (raw) => {
+        const n = Number(raw);
+        return ID.test(raw) && n >= 1 && n <= 2_147_483_647 ? ok(String(n)) : bad('phải là mã số nguyên dương');
+      };
+    case 'boolean':
+      return (raw) => {
+        const v = raw.toLowerCase();
+        if (v === 'true' || v === '1') return ok('true');
+        if (v === 'false' || v === '0') return ok('false');
+        return bad('phải là true hoặc false');
+      };
+    case 'date':
+      return (raw) => (isCalendarDate(raw) ? ok(raw) : bad('phải là ngày hợp lệ dạng YYYY-MM-DD'));
+    case 'enum': {
+      const allowed = new Set(spec.values);
+      return (raw) => (allowed.has(raw) ? ok(raw) : bad(`phải là một trong: ${spec.values.join(', ')}`));
+    }
+    case 'point':
+      return (raw) => {
+        const parts = raw.split(',').map((s) => s.trim());
+        if (parts.length !== 2 || !parts.every((p) => NUMBER.test(p))) return bad('phải có dạng lat,lng (độ thập phân)');
+        const [lat, lng] = parts.map(Number) as [number, number];
+        if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return bad('vĩ độ trong [-90, 90], kinh độ trong [-180, 180]');
+        return ok(`${lat},${lng}`);
+      };
+  }
+}
+
+/** Compiles every declared parameter once; a bad default is a config error. */
+export function compileParamValidators(
+  params: Record<string, ParamSpec>,
+  fail: (path: string, reason: string) => Error,
+): Map<string, ParamValidator> {
+  const out = new Map<string, ParamValidator>();
+  for (const [name, spec] of Object.entries(params)) {
+    if (name === 'page' || name === 'per_page') throw fail(name, 'page and per_page are handled by the gateway');
+    const check = checker(spec);
+    let defaultValue: string | undefined;
+    if ('default' in spec && spec.default !== undefined) {
+      const res = check(String(spec.default));
+      if (!res.ok) throw fail(`${name}.default`, `default does not validate: ${res.reason}`);
+      defaultValue = res.value;
+    }
+    out.set(name, { name, spec, defaultValue, check });
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+import type { z } from 'zod';
+import type { Db, Queryable } from '../db/db';
+
+/** A dataset the importer can load: how to validate one row and how to upsert a batch. */
+export interface ImportTarget<Row extends { id: string } = { id: string }> {
+  dataset: string;
+  /** Migration sets that create the dataset's tables. */
+  migrationSets: string[];
+  schema: z.ZodType<Row>;
+  /** Upserts rows (inside the import transaction); must be idempotent. */
+  upsert(tx: Queryable, rows: Row[]): Promise<void>;
+}
+
+export interface ImportError {
+  /** 1-based line number in the file; 0 when the error is not tied to one line. */
+  line: number;
+  message: string;
+}
+
+export interface ImportReport {
+  ok: boolean;
+  /** Non-blank lines read. */
+  rows: number;
+  /** Rows written; 0 whenever ok is false (nothing is half-loaded). */
+  loaded: number;
+  errors: ImportError[];
+}
+
+const BATCH = 500;
+
+/**
+ * Validates every line first (bad JSON, wrong types, duplicate ids), then writes all rows in one
+ * transaction. Any error, in validation or in the database, loads nothing.
+ */
+export async function importJsonl<Row extends { id: string }>(db: Db, target: ImportTarget<Row>, text: string, maxErrors = 100): Promise<ImportReport> {
+  const errors: ImportError[] = [];
+  const rows: { line: number; row: Row }[] = [];
+  const firstLine = new Map<string, number>();
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === '' || errors.length >= maxErrors) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      errors.push({ line, message: `invalid JSON: ${(err as Error).message}` });
+      return;
+    }
+    const parsed = target.schema.safeParse(value);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((iss) => `${iss.path.join('.') || '(row)'}: ${iss.message}`);
+      errors.push({ line, message: issues.join('; ') });
+      return;
+    }
+    const seen = firstLine.get(parsed.data.id);
+    if (seen !== undefined) {
+      errors.push({ line, message: `duplicate id ${parsed.data.id} (first on line ${seen})` });
+      return;
+    }
+    firstLine.set(parsed.data.id, line);
+    rows.push({ line, row: parsed.data });
+  });
+  const count = lines.filter((l) => l.trim() !== '').length;
+  if (errors.length > 0) return { ok: false, rows: count, loaded: 0, errors };
+  let at = 0;
+  try {
+    await db.transaction(async (tx) => {
+      for (; at < rows.length; at += BATCH) await target.upsert(tx, rows.slice(at, at + BATCH).map((r) => r.row));
+    });
+  } catch (err) {
+    const batch = rows.slice(at, at + BATCH);
+    const where = batch.length ? `rows on lines ${batch[0]!.line}-${batch[batch.length - 1]!.line}` : 'the file';
+    return { ok: false, rows: count, loaded: 0, errors: [{ line: batch[0]?.line ?? 0, message: `database rejected ${where}: ${(err as Error).message}` }] };
+  }
+  return { ok: true, rows: count, loaded: rows.length, errors: [] };
+}

@@ -1,0 +1,22 @@
+import type { AccountRepo } from '../accounts/account-repo';
+import type { KeyCache } from '../accounts/key-cache';
+import type { CreditLedger } from '../metering/credit-ledger';
+import type { MeterStore } from '../metering/meter-store';
+import type { GatewayMetrics } from '../observability/gateway-metrics';
+import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
+import type { IdentitySigner } from './identity-signer';
+
+/** What the gateway needs from outside; passed in, never imported as singletons. */
+export interface GatewayDeps {
+  clock: Clock;
+  logger: Logger;
+  accounts: AccountRepo;
+  keyCache: KeyCache;
+  meter: MeterStore;
+  credits: CreditLedger;
+  identity: IdentitySigner;
+  metrics: GatewayMetrics;
+  /** Called after a response is sent with the ids it returned (bulk-extraction watch). */
+  onIdsReturned?: (accountId: string, dataset: string, ids: string[], plan: string) => void;
+}

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RuntimeConfig } from '../config/compile-config';
+import { ApiError } from '../errors/api-error';
+import { errorBody, toApiError } from '../errors/render-error';
+import type { RequestContext } from './context';
+import type { GatewayDeps } from './deps';
+import { buildPolicies } from './pipeline';
+import { createUpstreamProxy } from './proxy/upstream-proxy';
+import type { UpstreamProxy } from './proxy/upstream-proxy';
+import { answerDatasets, answerMe } from './response/account-endpoints';
+import { finish } from './response/finish';
+import { forwardAndShape } from './response/forward-and-shape';
+
+export interface GatewayHandler {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Closes this handler's upstream pools once in-flight requests had their time. */
+  close(): void;
+}
+
+/** Builds the whole request path for one loaded config; a reload builds a new one and swaps it. */
+export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): GatewayHandler {
+  const policies = buildPolicies(config, deps);
+  const proxies = new Map<string, UpstreamProxy>();
+  for (const [name, up] of config.upstreams) proxies.set(name, createUpstreamProxy(name, up));
+  return {
+    async handle(req, res) {
+      const ctx: RequestContext = {
+        requestId: '',
+        meterId: randomUUID(),
+        startedAt: performance.now(),
+        clientIp: '',
+        req,
+        res,
+        query: [],
+        finished: false,
+      };
+      try {
+        for (const p of policies) {
+          const r = p.handle(ctx);
+          if (r) await r;
+        }
+        const route = ctx.route!;
+        if (route.kind === 'me') return await finish(ctx, config, deps, await answerMe(ctx, config, deps));
+        if (route.kind === 'datasets') return await finish(ctx, config, deps, answerDatasets(ctx, config));
+        await finish(
+          ctx,
+          config,
+          deps,
+          await forwardAndShape(ctx, config, deps, proxies.get(route.dataset!.upstream)!),
+        );
+      } catch (err) {
+        const apiErr = toApiError(err);
+        if (!(err instanceof ApiError))
+          deps.logger.error({ err, req_id: ctx.requestId }, 'unexpected error in pipeline');
+        await finish(ctx, config, deps, { status: apiErr.status, body: errorBody(apiErr), error: apiErr });
+      }
+    },
+    close() {
+      for (const p of proxies.values()) p.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import type { JWK, KeyLike } from 'jose';
+import type { Clock } from '../util/clock';
+
+export interface IdentitySigner {
+  /** A short-lived JWT naming the account and plan, for the upstream; cached per account and plan. */
+  assertion(accountId: string, plan: string): Promise<string>;
+  jwks(): { keys: JWK[] };
+}
+
+export interface IdentityOptions {
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+}
+
+/**
+ * ES256 signer with a key pair made at start; its public half is served as JWKS on the admin port.
+ * Tokens are reused until half their life is gone, so signing is not on every request's path.
+ */
+export async function createIdentitySigner(opts: IdentityOptions, clock: Clock): Promise<IdentitySigner> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const kid = `gw-${Math.floor(clock.now() / 1000).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
+  const cache = new Map<string, { token: string; renewAt: number }>();
+  const sign = async (key: KeyLike, accountId: string, plan: string): Promise<string> => {
+    const iat = Math.floor(clock.now() / 1000);
+    return new SignJWT({ plan })
+      .setProtectedHeader({ alg: 'ES256', kid })
+      .setIssuer(opts.issuer)
+      .setAudience(opts.audience)
+      .setSubject(accountId)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + opts.ttlSeconds)
+      .sign(key);
+  };
+  return {
+    async assertion(accountId, plan) {
+      const k = `${accountId}\u0000${plan}`;
+      const now = clock.now();
+      const hit = cache.get(k);
+      if (hit && hit.renewAt > now) return hit.token;
+      const token = await sign(privateKey, accountId, plan);
+      if (cache.size > 50_000) cache.clear();
+      cache.set(k, { token, renewAt: now + (opts.ttlSeconds * 1000) / 2 });
+      return token;
+    },
+    jwks: () => ({ keys: [jwk] }),
+  };
+}

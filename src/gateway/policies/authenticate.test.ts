@@ -1,0 +1,109 @@
+import request from 'supertest';
+import { startHarness } from '../../../test/support/gateway-harness';
+import type { Harness } from '../../../test/support/gateway-harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const list = '/v1/legal-documents?q=luat';
+
+describe('authenticate: happy path', () => {
+  it('accepts a key in the X-Api-Key header', async () => {
+    const { key } = await h.account('free');
+    const res = await request(h.gw.app).get(list).set('X-Api-Key', key);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+  });
+
+  it('accepts a key as Authorization: Bearer', async () => {
+    const { key } = await h.account('starter');
+    const res = await request(h.gw.app).get(list).set('Authorization', `Bearer ${key}`);
+    expect(res.status).toBe(200);
+  });
+
+  it('answers /v1/me for a locked account, showing until when', async () => {
+    const acc = await h.account('free');
+    await h.accounts.patchAccount(acc.id, { restricted_until: h.clock.now() + 3_600_000 });
+    h.deps.keyCache.invalidateAccount(acc.id);
+    const res = await request(h.gw.app).get('/v1/me').set('X-Api-Key', acc.key);
+    expect(res.status).toBe(200);
+    expect(res.body.data.account.restricted).toBe(true);
+    expect(res.body.data.account.restricted_until).toBe(new Date(h.clock.now() + 3_600_000).toISOString());
+  });
+});
+
+describe('authenticate: errors', () => {
+  it('refuses a request without a key with 401 unauthorized', async () => {
+    const res = await request(h.gw.app).get(list);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, code: 'unauthorized', message: expect.any(String) });
+  });
+
+  it('refuses an unknown key with 401', async () => {
+    const res = await request(h.gw.app)
+      .get(list)
+      .set('X-Api-Key', 'lk_' + 'A'.repeat(43));
+    expect(res.status).toBe(401);
+  });
+
+  it('refuses an expired key with 401', async () => {
+    const { key } = await h.account('pro', { expiresAt: h.clock.now() - 1000 });
+    expect((await request(h.gw.app).get(list).set('X-Api-Key', key)).status).toBe(401);
+  });
+
+  it('refuses a revoked key with 401', async () => {
+    const acc = await h.account('pro');
+    const r = await h.accounts.revokeKey(acc.keyId);
+    h.deps.keyCache.invalidateKey(r!.key_hash);
+    expect((await request(h.gw.app).get(list).set('X-Api-Key', acc.key)).status).toBe(401);
+  });
+
+  it('answers 403 email_unverified for an account whose e-mail is not verified', async () => {
+    const { key } = await h.account('free', { verified: false });
+    const res = await request(h.gw.app).get(list).set('X-Api-Key', key);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('email_unverified');
+  });
+
+  it('answers 403 account_restricted while the account is locked', async () => {
+    const acc = await h.account('free');
+    await h.accounts.patchAccount(acc.id, { restricted_until: h.clock.now() + 60_000 });
+    const res = await request(h.gw.app).get(list).set('X-Api-Key', acc.key);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('account_restricted');
+  });
+});
+
+describe('authenticate: security', () => {
+  it('rejects a key in the query string even when a header key is present', async () => {
+    const { key } = await h.account('free');
+    const res = await request(h.gw.app).get(`${list}&api_key=${key}`).set('X-Api-Key', key);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('unauthorized');
+    expect(res.body.message).toMatch(/header/i);
+  });
+
+  it('never forwards the caller key upstream, but an identity assertion instead', async () => {
+    const { key } = await h.account('free');
+    h.stub.seen.length = 0;
+    await request(h.gw.app).get(list).set('X-Api-Key', key).set('Cookie', 'a=b');
+    const seen = h.stub.seen.at(-1)!;
+    expect(JSON.stringify(seen.headers)).not.toContain(key);
+    expect(seen.headers['x-api-key']).toBeUndefined();
+    expect(seen.headers.cookie).toBeUndefined();
+    expect(seen.headers.authorization).toMatch(/^Bearer ey/);
+  });
+
+  it('refuses two different keys on one request', async () => {
+    const a = await h.account('free');
+    const b = await h.account('free');
+    const res = await request(h.gw.app)
+      .get(list)
+      .set('X-Api-Key', a.key)
+      .set('Authorization', `Bearer ${b.key}`);
+    expect(res.status).toBe(401);
+  });
+});

@@ -1,0 +1,69 @@
+import { hashApiKey, looksLikeApiKey } from '../../accounts/api-keys';
+import { ApiError } from '../../errors/api-error';
+import type { PolicyFactory } from '../policy';
+
+/** Query parameter names that carry a key: refused outright so keys never sit in URLs and logs. */
+const KEY_PARAMS = new Set([
+  'api_key',
+  'apikey',
+  'api-key',
+  'key',
+  'token',
+  'access_token',
+  'x-api-key',
+  'x_api_key',
+]);
+
+const QUERY_KEY_MESSAGE =
+  'Không được gửi API key trong query string. Hãy gửi key qua header Authorization: Bearer <API_KEY> hoặc X-Api-Key.';
+
+function headerKey(headers: NodeJS.Dict<string | string[]>): string | undefined | null {
+  const auth = headers.authorization;
+  const xkey = headers['x-api-key'];
+  let fromAuth: string | undefined;
+  if (typeof auth === 'string' && auth !== '') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (!m) return null;
+    fromAuth = m[1];
+  }
+  const fromX = typeof xkey === 'string' && xkey !== '' ? xkey.trim() : undefined;
+  if (Array.isArray(xkey)) return null;
+  // Two different keys on one request is ambiguous: refuse rather than guess.
+  if (fromAuth !== undefined && fromX !== undefined && fromAuth !== fromX) return null;
+  return fromAuth ?? fromX;
+}
+
+/**
+ * Key from Authorization: Bearer or X-Api-Key, looked up by SHA-256 hash through the in-process cache.
+ * Missing/unknown/expired/revoked → 401; unverified e-mail → 403; locked account → 403 (except /v1/me).
+ */
+export const authenticatePolicy: PolicyFactory = (config, deps) => {
+  const lowest = config.planList[0]!;
+  return {
+    name: 'authenticate',
+    async handle(ctx) {
+      if (ctx.query.some(([name]) => KEY_PARAMS.has(name.toLowerCase()))) {
+        throw new ApiError('unauthorized', { message: QUERY_KEY_MESSAGE });
+      }
+      const key = headerKey(ctx.req.headers);
+      if (!key || !looksLikeApiKey(key)) throw new ApiError('unauthorized');
+      const entry = await deps.keyCache.get(hashApiKey(key));
+      const now = deps.clock.now();
+      if (
+        !entry ||
+        entry.key.revoked_at !== null ||
+        (entry.key.expires_at !== null && entry.key.expires_at <= now)
+      ) {
+        throw new ApiError('unauthorized');
+      }
+      const { account } = entry;
+      // A plan removed from plans.yaml must not open doors: such accounts fall back to the lowest plan.
+      const plan = config.plans.get(account.plan) ?? lowest;
+      ctx.principal = { key: entry.key, account, plan };
+      if (!account.email_verified) throw new ApiError('email_unverified');
+      if (account.restricted_until !== null && account.restricted_until > now && ctx.route?.kind !== 'me') {
+        throw new ApiError('account_restricted');
+      }
+    },
+  };
+};

@@ -1,0 +1,20 @@
+import type { ApiKeyRecord } from '../../accounts/account-types';
+import { compileIpMatcher } from '../../config/trusted-proxies';
+import type { IpMatcher } from '../../config/trusted-proxies';
+import { ApiError } from '../../errors/api-error';
+import type { PolicyFactory } from '../policy';
+
+/** Per-key CIDR allowlist (v4/v6); matchers are compiled once per cached key record. */
+export const ipAllowlistPolicy: PolicyFactory = () => {
+  const compiled = new WeakMap<ApiKeyRecord, IpMatcher>();
+  return {
+    name: 'ip-allowlist',
+    handle(ctx) {
+      const key = ctx.principal?.key;
+      if (!key || key.ip_allowlist.length === 0) return;
+      let match = compiled.get(key);
+      if (!match) compiled.set(key, (match = compileIpMatcher(key.ip_allowlist)));
+      if (!match(ctx.clientIp)) throw new ApiError('ip_not_allowed');
+    },
+  };
+};

@@ -1,0 +1,82 @@
+import { ApiError } from '../../errors/api-error';
+import type { RequestContext } from '../context';
+import type { PolicyFactory } from '../policy';
+
+const POSITIVE = /^\d+$/;
+
+function pageNumber(ctx: RequestContext, name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  // Digits only; a huge number is still a number (a page past the ceiling, a per_page to lower).
+  if (!POSITIVE.test(raw) || Number(raw) < 1) {
+    throw new ApiError('invalid_request', {
+      param: name,
+      message: `Tham số ${name} phải là số nguyên dương.`,
+    });
+  }
+  return raw.length > 15 ? Number.MAX_SAFE_INTEGER : Number(raw);
+}
+
+/**
+ * Parameters against the dataset's declared schema before any upstream call: types, enums, real
+ * dates, required-one-of → 422 invalid_request; page past the plan → 422 page_limit; per_page lowered.
+ */
+export const validatePolicy: PolicyFactory = (config) => {
+  const defaultPerPage = config.raw.plans.default_per_page;
+  return {
+    name: 'validate',
+    handle(ctx) {
+      const { route, principal } = ctx;
+      if (!route?.dataset || !principal || route.kind !== 'list') return;
+      if (ctx.queryError) throw new ApiError('invalid_request', { message: ctx.queryError });
+      const ds = route.dataset;
+      const seen = new Map<string, string>();
+      for (const [name, value] of ctx.query) {
+        if (name !== 'page' && name !== 'per_page' && !ds.params.has(name)) continue;
+        if (seen.has(name)) {
+          throw new ApiError('invalid_request', {
+            param: name,
+            message: `Tham số ${name} chỉ được truyền một lần.`,
+          });
+        }
+        seen.set(name, value.trim());
+      }
+      const params = new URLSearchParams();
+      for (const [name, v] of ds.params) {
+        const raw = seen.get(name);
+        if (raw === undefined || raw === '') {
+          if (v.defaultValue !== undefined) params.set(name, v.defaultValue);
+          continue;
+        }
+        const res = v.check(raw);
+        if (!res.ok)
+          throw new ApiError('invalid_request', {
+            param: name,
+            message: `Tham số ${name} không hợp lệ: ${res.reason}.`,
+          });
+        params.set(name, res.value);
+      }
+      if (ds.requireOneOf.length > 0 && !ds.requireOneOf.some((n) => seen.get(n))) {
+        throw new ApiError('invalid_request', {
+          message: `Cần ít nhất một trong các tham số: ${ds.requireOneOf.join(', ')}.`,
+        });
+      }
+      const plan = principal.plan;
+      const page = pageNumber(ctx, 'page', seen.get('page')) ?? 1;
+      const perPage = Math.min(
+        pageNumber(ctx, 'per_page', seen.get('per_page')) ?? defaultPerPage,
+        plan.per_page_max,
+      );
+      if (page > plan.max_page) {
+        throw new ApiError('page_limit', {
+          upgrade_url: config.raw.plans.upgrade_url,
+          message: `Số trang tối đa của gói ${plan.name} là ${plan.max_page}.`,
+        });
+      }
+      params.set('page', String(page));
+      params.set('per_page', String(perPage));
+      ctx.params = params;
+      ctx.page = page;
+      ctx.perPage = perPage;
+    },
+  };
+};

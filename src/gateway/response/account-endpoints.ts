@@ -1,0 +1,106 @@
+import type { RuntimeConfig } from '../../config/compile-config';
+import { computeWindows } from '../../metering/windows';
+import type { RequestContext } from '../context';
+import type { GatewayDeps } from '../deps';
+import { fieldPlanFor } from '../shaping/field-plan';
+import type { Outcome } from './finish';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** GET /v1/me: the account's quota summary; consumes nothing (no reservation, a read-only peek). */
+export async function answerMe(
+  ctx: RequestContext,
+  config: RuntimeConfig,
+  deps: GatewayDeps,
+): Promise<Outcome> {
+  const { account, plan, key } = ctx.principal!;
+  const windows = computeWindows(deps.clock.now(), config.raw.plans.timezone);
+  ctx.windows = windows;
+  const [usage, credits] = await Promise.all([
+    deps.meter.peek(account.id, windows),
+    deps.credits.balance(account.id),
+  ]);
+  ctx.usage = usage;
+  const restricted = account.restricted_until !== null && account.restricted_until > deps.clock.now();
+  return {
+    status: 200,
+    body: {
+      success: true,
+      data: {
+        account: {
+          id: account.id,
+          email: account.email,
+          email_verified: account.email_verified,
+          restricted: restricted,
+          restricted_until: restricted ? iso(account.restricted_until) : null,
+        },
+        plan: plan.name,
+        extra_credits: credits,
+        quota: {
+          monthly_limit: plan.monthly_calls,
+          monthly_used: usage.monthly,
+          monthly_remaining: Math.max(0, plan.monthly_calls - usage.monthly),
+          monthly_reset_in_seconds: windows.secondsToMonthEnd,
+          daily_limit: plan.daily_calls,
+          daily_used: usage.daily,
+          daily_remaining: Math.max(0, plan.daily_calls - usage.daily),
+          daily_reset_in_seconds: windows.secondsToDayEnd,
+          per_minute_limit: plan.per_minute,
+          per_minute_remaining: Math.max(0, plan.per_minute - usage.minute),
+          per_second_limit: plan.per_second,
+          full_text_daily_limit: plan.full_text_daily,
+          full_text_used_today: usage.fullText,
+          per_page_max: plan.per_page_max,
+          max_page: plan.max_page,
+        },
+        key: { id: key.id, expires_at: iso(key.expires_at), ip_allowlist: key.ip_allowlist },
+        timezone: config.raw.plans.timezone,
+      },
+    },
+  };
+}
+
+/** GET /v1/datasets: the datasets the caller's plan may use (discovery; does not count). */
+export function answerDatasets(ctx: RequestContext, config: RuntimeConfig): Outcome {
+  const plan = ctx.principal!.plan;
+  const data = [...config.datasets.values()]
+    .filter((ds) => plan.rank >= ds.minRank)
+    .map((ds) => ({
+      path: `/v1/${ds.path}`,
+      id_prefix: ds.idPrefix,
+      title: ds.source.title ?? ds.path,
+      title_vi: ds.source.title_vi ?? null,
+      min_plan: ds.minPlan,
+      detail: ds.detail,
+      parameters: [...ds.params.values()].map((p) => ({
+        name: p.name,
+        type: p.spec.type,
+        ...(p.spec.type === 'enum' ? { values: p.spec.values } : {}),
+        ...(p.defaultValue !== undefined ? { default: p.defaultValue } : {}),
+      })),
+      require_one_of: ds.requireOneOf,
+      locked_fields: fieldPlanFor(ds, plan).locked,
+      subresources: [...ds.subresources.values()].map((s) => ({
+        name: s.name,
+        min_plan: s.minPlan,
+        cost: s.cost,
+        available: plan.rank >= s.minRank,
+      })),
+    }));
+  return {
+    status: 200,
+    body: {
+      success: true,
+      data,
+      meta: {
+        page: 1,
+        per_page: data.length,
+        total: data.length,
+        has_more: false,
+        max_page: 1,
+        locked_fields: [],
+        upgrade_url: config.raw.plans.upgrade_url,
+      },
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { RuntimeConfig } from '../../config/compile-config';
+import { ApiError } from '../../errors/api-error';
+import type { RequestContext } from '../context';
+import type { GatewayDeps } from '../deps';
+import type { UpstreamProxy } from '../proxy/upstream-proxy';
+import { shapeBody } from '../shaping/shape-body';
+import type { Outcome } from './finish';
+
+function upstreamPath(ctx: RequestContext): string {
+  const route = ctx.route!;
+  const base = `/${route.dataset!.upstreamPath}`;
+  if (route.kind === 'list') return `${base}?${ctx.params!.toString()}`;
+  const id = encodeURIComponent(route.id!);
+  return route.subresource ? `${base}/${id}/${route.subresource.name}` : `${base}/${id}`;
+}
+
+function upstreamMessage(body: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { message?: unknown };
+    return typeof parsed.message === 'string' ? parsed.message.slice(0, 300) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Proxy step (9) and shape step (10): forward with an identity assertion, map the answer to the envelope. */
+export async function forwardAndShape(
+  ctx: RequestContext,
+  config: RuntimeConfig,
+  deps: GatewayDeps,
+  proxy: UpstreamProxy,
+): Promise<Outcome> {
+  const { principal, route } = ctx;
+  const assertion = await deps.identity.assertion(principal!.account.id, principal!.plan.name);
+  const t0 = performance.now();
+  let reply;
+  try {
+    reply = await proxy.forward(ctx.req, ctx.res, {
+      path: upstreamPath(ctx),
+      requestId: ctx.requestId,
+      assertion,
+      clientIp: ctx.clientIp,
+    });
+  } catch (err) {
+    deps.logger.warn(
+      { req_id: ctx.requestId, upstream: proxy.name, err: (err as Error).message },
+      'upstream unreachable',
+    );
+    throw new ApiError('search_unavailable', { retryAfter: 5 });
+  } finally {
+    ctx.upstreamMs = Math.round((performance.now() - t0) * 10) / 10;
+    deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, (performance.now() - t0) / 1000);
+  }
+  ctx.upstreamStatus = reply.status;
+  if (reply.status === 404) throw new ApiError('not_found');
+  if (reply.status === 422 || reply.status === 400) {
+    const message = upstreamMessage(reply.body);
+    throw new ApiError('invalid_request', message ? { message } : {});
+  }
+  if (reply.status !== 200) throw new ApiError('search_unavailable', { retryAfter: 5 });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(reply.body.toString('utf8'));
+  } catch {
+    throw new ApiError('search_unavailable', { retryAfter: 5 });
+  }
+  const shaped = shapeBody(parsed, {
+    route: route!,
+    plan: principal!.plan,
+    page: ctx.page ?? 1,
+    perPage: ctx.perPage ?? config.raw.plans.default_per_page,
+    previewChars: config.raw.gateway.preview_chars,
+    upgradeUrl: config.raw.plans.upgrade_url,
+  });
+  return { status: 200, body: shaped.body, ids: shaped.ids };
+}

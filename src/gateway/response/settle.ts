@@ -1,0 +1,51 @@
+import type { ErrorCode } from '../../errors/catalogue';
+import { refundFor } from '../../metering/meter-store';
+import type { RequestContext } from '../context';
+import type { GatewayDeps } from '../deps';
+
+/** Outcomes that must not count (API reference, Limits): parameter errors, server errors, full_text_limit. */
+const REFUNDED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'invalid_request',
+  'page_limit',
+  'search_unavailable',
+  'service_unavailable',
+  'internal_error',
+  'full_text_limit',
+]);
+
+/**
+ * Settlement after the upstream answered: gives back what must not count, once per request.
+ * A 404 for an unknown id counts, but it opened no document, so its full-text slot goes back.
+ */
+export async function settle(
+  ctx: RequestContext,
+  deps: GatewayDeps,
+  status: number,
+  code?: ErrorCode,
+): Promise<void> {
+  const r = ctx.reservation;
+  if (!r || r.settled) return;
+  r.settled = true;
+  const refundCalls = (code !== undefined && REFUNDED.has(code)) || status >= 500;
+  const back = refundFor(r.input, r.result);
+  if (!back) return;
+  if (!refundCalls) {
+    if (status !== 404 || back.fullTextDocId === undefined) return;
+    back.cost = 0;
+  }
+  try {
+    await deps.meter.refund(back);
+    if (refundCalls && r.creditsSpent) await deps.credits.refundSpend(back.accountId, ctx.meterId);
+    deps.metrics.quotaRefunds.inc({ reason: code ?? String(status) });
+    if (ctx.usage) {
+      ctx.usage = {
+        ...ctx.usage,
+        daily: ctx.usage.daily - back.cost,
+        monthly: ctx.usage.monthly - (back.source === 'quota' ? back.cost : 0),
+        fullText: ctx.usage.fullText - (back.fullTextDocId !== undefined ? 1 : 0),
+      };
+    }
+  } catch (err) {
+    deps.logger.error({ err, req_id: ctx.requestId, account_id: back.accountId }, 'refund failed');
+  }
+}

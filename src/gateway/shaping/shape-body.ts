@@ -1,0 +1,72 @@
+import type { CompiledDataset, CompiledPlan } from '../../config/compile-config';
+import { ApiError } from '../../errors/api-error';
+import type { ResolvedRoute } from '../context';
+import { fieldPlanFor } from './field-plan';
+import { htmlPreview } from './html-preview';
+
+type Row = Record<string, unknown>;
+
+export interface Shaped {
+  body: Record<string, unknown>;
+  ids: string[];
+}
+
+const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function lockFields(row: Row, ds: CompiledDataset, plan: CompiledPlan, previewChars: number): Row {
+  const fp = fieldPlanFor(ds, plan);
+  if (fp.locked.length === 0) return row;
+  const out = { ...row };
+  for (const f of fp.remove) delete out[f];
+  for (const f of fp.preview) {
+    const v = out[f];
+    if (typeof v === 'string') out[f] = htmlPreview(v, previewChars);
+  }
+  return out;
+}
+
+export interface ShapeInput {
+  route: ResolvedRoute;
+  plan: CompiledPlan;
+  page: number;
+  perPage: number;
+  previewChars: number;
+  upgradeUrl: string;
+}
+
+/** Upstream {data,total} / {data} → the reference's envelope, with plan-locked fields handled. */
+export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
+  const ds = s.route.dataset!;
+  const fp = fieldPlanFor(ds, s.plan);
+  const meta = { locked_fields: fp.locked, upgrade_url: s.upgradeUrl };
+  if (!isRecord(upstream)) throw new ApiError('search_unavailable');
+  if (s.route.kind === 'list') {
+    const { data, total } = upstream;
+    if (!Array.isArray(data) || typeof total !== 'number' || !Number.isFinite(total))
+      throw new ApiError('search_unavailable');
+    const rows = data.filter(isRecord).map((r) => lockFields(r, ds, s.plan, s.previewChars));
+    const maxPage = s.plan.max_page;
+    return {
+      body: {
+        success: true,
+        data: rows,
+        meta: {
+          page: s.page,
+          per_page: s.perPage,
+          total,
+          has_more: s.page < maxPage && s.page * s.perPage < total,
+          max_page: maxPage,
+          ...meta,
+        },
+      },
+      ids: rows.map((r) => r.id).filter((id): id is string => typeof id === 'string'),
+    };
+  }
+  const { data } = upstream;
+  if (!isRecord(data)) throw new ApiError('search_unavailable');
+  const record = s.route.kind === 'detail' ? lockFields(data, ds, s.plan, s.previewChars) : data;
+  return {
+    body: { success: true, data: record, meta },
+    ids: s.route.kind === 'detail' && s.route.id ? [s.route.id] : [],
+  };
+}

@@ -1,0 +1,71 @@
+// Entry point: the only place that reads process.env (DESIGN §5) and installs signal handlers.
+import { createServer } from 'node:http';
+import { ConfigError } from './config/load-config';
+import { migrate } from './db/migrate';
+import { openDb } from './db/open-db';
+import { startProduct } from './runtime/start-product';
+import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
+import { createLogger } from './util/logger';
+
+const env = process.env;
+const logger = createLogger(env.LOG_LEVEL || 'info');
+const num = (v: string | undefined): number | undefined => (v && /^\d+$/.test(v) ? Number(v) : undefined);
+
+async function runProduct(): Promise<void> {
+  const product = await startProduct({
+    configDir: env.CONFIG_DIR || './config',
+    dataDir: env.DATA_DIR || './var',
+    port: num(env.PORT),
+    adminPort: num(env.ADMIN_PORT),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    adminJwtSecret: env.ADMIN_JWT_SECRET || undefined,
+    adminJwksUrl: env.ADMIN_JWKS_URL || undefined,
+    logger,
+  });
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    product.shutdown().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGHUP', () => product.reloadConfig());
+}
+
+/** `node dist/main.js upstream <name>`: one built-in upstream on PORT (a Kubernetes Deployment). */
+async function runUpstream(name: string): Promise<void> {
+  const builtin = BUILTIN_UPSTREAMS[name];
+  if (!builtin)
+    throw new Error(`no built-in upstream "${name}" (have: ${Object.keys(BUILTIN_UPSTREAMS).join(', ')})`);
+  const db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR || './var' });
+  for (const set of builtin.migrationSets) await migrate(db, set);
+  if (env.SEED_SAMPLE_DATA !== 'false') await builtin.seed(db, {});
+  const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }) }));
+  server.keepAliveTimeout = 65_000;
+  const port = num(env.PORT) ?? 8080;
+  server.listen(port, () => logger.info({ upstream: name, port }, 'upstream started'));
+  process.on('SIGTERM', () => {
+    server.close(() => void db.close().then(() => process.exit(0)));
+    server.closeIdleConnections();
+  });
+}
+
+const [command, arg] = process.argv.slice(2);
+(command === 'upstream' ? runUpstream(arg ?? '') : runProduct()).catch((err: unknown) => {
+  if (err instanceof ConfigError)
+    logger.fatal(
+      { file: err.file, path: err.path, reason: err.reason },
+      `invalid configuration: ${err.message}`,
+    );
+  else logger.fatal({ err }, 'failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+import type { Db, Queryable } from '../db/db';
+
+/** Purchased extra calls (extra_credits), drawn once the monthly quota is spent. */
+export interface CreditLedger {
+  balance(accountId: string): Promise<number>;
+  /** Adds credits once per (account, reference); a repeat returns the balance with applied false. */
+  purchase(
+    accountId: string,
+    amount: number,
+    reference: string,
+  ): Promise<{ balance: number; applied: boolean }>;
+  /**
+   * Takes cost credits for a request, atomically, never below zero. Idempotent per (account,
+   * requestId): a repeat returns ok without taking again, so requestId must be one the gateway
+   * generated (a client-chosen X-Request-Id would let a client replay one paid spend).
+   */
+  spend(accountId: string, cost: number, requestId: string): Promise<{ ok: boolean; balance: number }>;
+  /** Gives back what that request spent; nothing if it spent nothing; once at most. */
+  refundSpend(accountId: string, requestId: string): Promise<void>;
+}
+
+/** Thrown inside the spend transaction to roll back its ledger row. */
+class InsufficientCredits extends Error {}
+
+/** CreditLedger over migrations/gateway/002_credits.sql; the same SQL on PostgreSQL and PGlite. */
+export class SqlCreditLedger implements CreditLedger {
+  constructor(private readonly db: Db) {}
+
+  balance(accountId: string): Promise<number> {
+    return readBalance(this.db, accountId);
+  }
+
+  async purchase(
+    accountId: string,
+    amount: number,
+    reference: string,
+  ): Promise<{ balance: number; applied: boolean }> {
+    assertAmount(amount);
+    if (reference.length === 0) throw new RangeError('a purchase needs a reference');
+    return await this.db.transaction(async (tx) => {
+      const added = await tx.query(
+        `INSERT INTO credit_ledger (account_id, kind, amount, reference) VALUES ($1, 'purchase', $2, $3)
+         ON CONFLICT (account_id, kind, reference) DO NOTHING RETURNING id`,
+        [accountId, amount, reference],
+      );
+      if (added.rows.length === 0) return { balance: await readBalance(tx, accountId), applied: false };
+      const row = await tx.query<{ balance: unknown }>(
+        `INSERT INTO credit_balances (account_id, balance) VALUES ($1, $2)
+         ON CONFLICT (account_id) DO UPDATE SET balance = credit_balances.balance + EXCLUDED.balance, updated_at = now()
+         RETURNING balance`,
+        [accountId, amount],
+      );
+      return { balance: Number(row.rows[0]?.balance ?? 0), applied: true };
+    });
+  }
+
+  async spend(accountId: string, cost: number, requestId: string): Promise<{ ok: boolean; balance: number }> {
+    assertAmount(cost);
+    try {
+      return await this.db.transaction(async (tx) => {
+        // The ledger row first: its unique key is what turns a repeated spend into a no-op.
+        const recorded = await tx.query(
+          `INSERT INTO credit_ledger (account_id, kind, amount, request_id) VALUES ($1, 'spend', $2, $3)
+           ON CONFLICT (account_id, kind, request_id) DO NOTHING RETURNING id`,
+          [accountId, cost, requestId],
+        );
+        if (recorded.rows.length === 0) return { ok: true, balance: await readBalance(tx, accountId) };
+        // The row lock serialises concurrent spends; the condition is re-checked after the wait.
+        const row = await tx.query<{ balance: unknown }>(
+          `UPDATE credit_balances SET balance = balance - $2, updated_at = now()
+           WHERE account_id = $1 AND balance >= $2 RETURNING balance`,
+          [accountId, cost],
+        );
+        if (row.rows.length === 0) throw new InsufficientCredits();
+        return { ok: true, balance: Number(row.rows[0]?.balance ?? 0) };
+      });
+    } catch (err) {
+      if (!(err instanceof InsufficientCredits)) throw err;
+      return { ok: false, balance: await readBalance(this.db, accountId) };
+    }
+  }
+
+  async refundSpend(accountId: string, requestId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const refunded = await tx.query<{ amount: unknown }>(
+        `INSERT INTO credit_ledger (account_id, kind, amount, request_id)
+         SELECT account_id, 'refund', amount, request_id FROM credit_ledger
+         WHERE account_id = $1 AND kind = 'spend' AND request_id = $2
+         ON CONFLICT (account_id, kind, request_id) DO NOTHING RETURNING amount`,
+        [accountId, requestId],
+      );
+      const amount = refunded.rows[0]?.amount;
+      if (amount === undefined) return;
+      await tx.query(
+        'UPDATE credit_balances SET balance = balance + $2, updated_at = now() WHERE account_id = $1',
+        [accountId, Number(amount)],
+      );
+    });
+  }
+}
+
+async function readBalance(q: Queryable, accountId: string): Promise<number> {
+  const r = await q.query<{ balance: unknown }>('SELECT balance FROM credit_balances WHERE account_id = $1', [
+    accountId,
+  ]);
+  return Number(r.rows[0]?.balance ?? 0);
+}
+
+function assertAmount(n: number): void {
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new RangeError(`credit amount must be a positive integer, got ${n}`);
+}

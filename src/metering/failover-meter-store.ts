@@ -1,0 +1,142 @@
+import type { Clock } from '../util/clock';
+import { systemClock } from '../util/clock';
+import type { RedisClient } from './lua-script';
+import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
+import { StoreUnavailableError } from './meter-store';
+import type { Windows } from './windows';
+
+export type StoreFailurePolicy = 'open' | 'closed';
+
+export interface FailoverMeterStoreOptions {
+  /** The shared store (RedisMeterStore). */
+  primary: MeterStore;
+  /** Per-replica store used while the primary is unreachable (MemoryMeterStore). */
+  fallback: MeterStore;
+  /** The primary's client: its 'ready' event says Redis is back. */
+  redis: RedisClient;
+  /** gateway.yaml store_failure. */
+  policy: StoreFailurePolicy;
+  /** Called on every switch (true: now counting locally); the gateway turns it into a metric and a log line. */
+  onFallbackChange?: (active: boolean, cause?: unknown) => void;
+  clock?: Clock;
+  /**
+   * While in fallback with the connection up (timeouts without a disconnect give no 'ready'),
+   * a PING at most this often decides whether to switch back.
+   */
+  probeIntervalMs?: number;
+}
+
+/**
+ * Redis first; on a connection or timeout error either local limits ('open') or
+ * StoreUnavailableError ('closed'). Errors that are not about reaching Redis are rethrown as is.
+ * A refund goes to whichever side is active at settle time: across a switch it lowers the other
+ * side's counters (never below zero) or finds none; either way the error is at most the calls in
+ * flight during the switch. A reserve that timed out may still have run on Redis (counted twice).
+ */
+export class FailoverMeterStore implements MeterStore {
+  private active = false;
+  private lastProbe = 0;
+  private probing = false;
+  private readonly clock: Clock;
+  private readonly probeIntervalMs: number;
+  private readonly onReady = (): void => this.setActive(false);
+
+  constructor(private readonly opts: FailoverMeterStoreOptions) {
+    this.clock = opts.clock ?? systemClock;
+    this.probeIntervalMs = opts.probeIntervalMs ?? 1_000;
+    opts.redis.on('ready', this.onReady);
+  }
+
+  fallbackActive(): boolean {
+    return this.active;
+  }
+
+  reserve(input: ReserveInput): Promise<ReserveResult> {
+    return this.run((s) => s.reserve(input));
+  }
+
+  refund(input: RefundInput): Promise<{ applied: boolean }> {
+    return this.run((s) => s.refund(input));
+  }
+
+  peek(accountId: string, windows: Windows): Promise<Usage> {
+    return this.run((s) => s.peek(accountId, windows));
+  }
+
+  recordIds(accountId: string, dataset: string, dayKey: string, ids: readonly string[]): Promise<void> {
+    return this.run((s) => s.recordIds(accountId, dataset, dayKey, ids));
+  }
+
+  countDistinct(accountId: string, dataset: string, dayKeys: readonly string[]): Promise<number> {
+    return this.run((s) => s.countDistinct(accountId, dataset, dayKeys));
+  }
+
+  recordAndCount(
+    accountId: string,
+    dataset: string,
+    dayKey: string,
+    ids: readonly string[],
+    dayKeys: readonly string[],
+  ): Promise<number> {
+    return this.run((s) => s.recordAndCount(accountId, dataset, dayKey, ids, dayKeys));
+  }
+
+  /** Stops watching the client; the stores and the client belong to the caller. */
+  close(): Promise<void> {
+    this.opts.redis.off('ready', this.onReady);
+    return Promise.resolve();
+  }
+
+  private async run<T>(op: (store: MeterStore) => Promise<T>): Promise<T> {
+    if (this.active) {
+      this.probe();
+      return op(this.opts.fallback);
+    }
+    try {
+      return await op(this.opts.primary);
+    } catch (err) {
+      if (!isUnavailableError(err)) throw err;
+      if (this.opts.policy === 'closed') throw new StoreUnavailableError(err);
+      this.setActive(true, err);
+      return op(this.opts.fallback);
+    }
+  }
+
+  private setActive(active: boolean, cause?: unknown): void {
+    if (this.active === active) return;
+    this.active = active;
+    this.opts.onFallbackChange?.(active, cause);
+  }
+
+  /** Fire and forget; at most one in flight, and only when the connection claims to be up. */
+  private probe(): void {
+    const now = this.clock.now();
+    if (this.probing || this.opts.redis.status !== 'ready' || now - this.lastProbe < this.probeIntervalMs)
+      return;
+    this.lastProbe = now;
+    this.probing = true;
+    this.opts.redis
+      .ping()
+      .then(
+        () => this.setActive(false),
+        () => undefined,
+      )
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+}
+
+// Server replies that mean "cannot serve now" rather than "your command is wrong".
+const UNAVAILABLE_REPLY = /^(LOADING|READONLY|CLUSTERDOWN|MASTERDOWN|TRYAGAIN|BUSY|NOREPLICAS)\b/;
+
+/**
+ * Is this error about reaching Redis (connection closed, not writeable while offline, command
+ * timeout, refused, cluster not ready)? Server error replies are bugs, except the few above.
+ */
+export function isUnavailableError(err: unknown): boolean {
+  if (err instanceof StoreUnavailableError) return true;
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'ReplyError') return UNAVAILABLE_REPLY.test(err.message);
+  return true;
+}

@@ -1,0 +1,203 @@
+import type { Clock } from '../util/clock';
+import { systemClock } from '../util/clock';
+import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
+import { REFUND_MARKER_TTL_S, distinctTtlSeconds } from './meter-store';
+import type { Windows } from './windows';
+
+export interface MemoryMeterStoreOptions {
+  clock?: Clock;
+  /** Bulk-watch detection window; day sets are kept one day longer. */
+  distinctWindowDays?: number;
+  /** How often (clock ms) expired entries are swept. */
+  sweepIntervalMs?: number;
+}
+
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/**
+ * Single-process MeterStore (embedded mode, and the per-replica fallback when Redis is down).
+ * Same semantics as the Redis store; every method runs synchronously to completion, which makes
+ * each one atomic without locks. Memory stays bounded: every entry carries the same TTL Redis
+ * would give it and a periodic sweep drops expired ones.
+ */
+export class MemoryMeterStore implements MeterStore {
+  private readonly clock: Clock;
+  private readonly distinctTtlMs: number;
+  private readonly sweepIntervalMs: number;
+  private readonly counters = new Map<string, Entry<number>>();
+  private readonly sets = new Map<string, Entry<Set<string>>>();
+  private lastSweep: number;
+
+  constructor(opts: MemoryMeterStoreOptions = {}) {
+    this.clock = opts.clock ?? systemClock;
+    this.distinctTtlMs = distinctTtlSeconds(opts.distinctWindowDays ?? 30) * 1000;
+    this.sweepIntervalMs = opts.sweepIntervalMs ?? 10_000;
+    this.lastSweep = this.clock.now();
+  }
+
+  /** Live entries, for tests of boundedness. */
+  size(): number {
+    return this.counters.size + this.sets.size;
+  }
+
+  reserve(input: ReserveInput): Promise<ReserveResult> {
+    this.maybeSweep();
+    const { accountId: a, windows: w, limits, cost } = input;
+    const k = keysFor(a, w);
+    const ftSet = this.getSet(k.fullText);
+    const usage: Usage = {
+      second: this.get(k.second),
+      minute: this.get(k.minute),
+      daily: this.get(k.day),
+      monthly: this.get(k.month),
+      fullText: ftSet?.size ?? 0,
+    };
+    const reject = (
+      reason: ReserveResult['reason'],
+      scope: ReserveResult['scope'],
+      retryAfter: number,
+    ): Promise<ReserveResult> =>
+      Promise.resolve({ ok: false, reason, scope, retryAfter, source: 'quota', fullTextAdded: false, usage });
+
+    if (usage.second + 1 > limits.perSecond) return reject('rate_limited', 'second', w.secondsToSecondEnd);
+    if (usage.minute + 1 > limits.perMinute) return reject('rate_limited', 'minute', w.secondsToMinuteEnd);
+    const doc = input.fullText;
+    const addDoc = doc !== undefined && !(ftSet?.has(doc.docId) ?? false);
+    if (doc && addDoc && usage.fullText >= doc.cap)
+      return reject('full_text_limit', undefined, w.secondsToDayEnd);
+    if (usage.daily + cost > limits.daily) return reject('quota_exceeded', 'daily', w.secondsToDayEnd);
+    let source: ReserveResult['source'] = 'quota';
+    if (usage.monthly + cost > limits.monthly) {
+      if (!input.creditsAllowed) return reject('quota_exceeded', 'monthly', w.secondsToMonthEnd);
+      source = 'credits';
+    }
+
+    usage.second = this.incr(k.second, 1, w.ttl.second);
+    usage.minute = this.incr(k.minute, 1, w.ttl.minute);
+    usage.daily = this.incr(k.day, cost, w.ttl.day);
+    if (source === 'quota') usage.monthly = this.incr(k.month, cost, w.ttl.month);
+    if (doc && addDoc) usage.fullText = this.addToSet(k.fullText, [doc.docId], w.ttl.day * 1000);
+    return Promise.resolve({ ok: true, source, fullTextAdded: addDoc, usage });
+  }
+
+  refund(input: RefundInput): Promise<{ applied: boolean }> {
+    this.maybeSweep();
+    const prefix = acc(input.accountId);
+    const marker = `${prefix}rf\0${input.requestId}`;
+    if (this.live(this.counters.get(marker))) return Promise.resolve({ applied: false });
+    this.counters.set(marker, { value: 1, expiresAt: this.clock.now() + REFUND_MARKER_TTL_S * 1000 });
+    this.decrClamped(`${prefix}d\0${input.dayKey}`, input.cost);
+    if (input.source === 'quota') this.decrClamped(`${prefix}mo\0${input.monthKey}`, input.cost);
+    if (input.fullTextDocId !== undefined)
+      this.getSet(`${prefix}ft\0${input.dayKey}`)?.delete(input.fullTextDocId);
+    return Promise.resolve({ applied: true });
+  }
+
+  peek(accountId: string, windows: Windows): Promise<Usage> {
+    const k = keysFor(accountId, windows);
+    return Promise.resolve({
+      second: this.get(k.second),
+      minute: this.get(k.minute),
+      daily: this.get(k.day),
+      monthly: this.get(k.month),
+      fullText: this.getSet(k.fullText)?.size ?? 0,
+    });
+  }
+
+  recordIds(accountId: string, dataset: string, dayKey: string, ids: readonly string[]): Promise<void> {
+    this.maybeSweep();
+    this.addToSet(idsKey(accountId, dataset, dayKey), ids, this.distinctTtlMs);
+    return Promise.resolve();
+  }
+
+  countDistinct(accountId: string, dataset: string, dayKeys: readonly string[]): Promise<number> {
+    const sets = dayKeys.map((d) => this.getSet(idsKey(accountId, dataset, d)));
+    const present = sets.filter((s): s is Set<string> => s !== undefined);
+    if (present.length === 1) return Promise.resolve(present[0]!.size);
+    const union = new Set<string>();
+    for (const s of present) for (const id of s) union.add(id);
+    return Promise.resolve(union.size);
+  }
+
+  async recordAndCount(
+    accountId: string,
+    dataset: string,
+    dayKey: string,
+    ids: readonly string[],
+    dayKeys: readonly string[],
+  ): Promise<number> {
+    await this.recordIds(accountId, dataset, dayKey, ids);
+    return this.countDistinct(accountId, dataset, dayKeys);
+  }
+
+  close(): Promise<void> {
+    this.counters.clear();
+    this.sets.clear();
+    return Promise.resolve();
+  }
+
+  private live<V>(e: Entry<V> | undefined): e is Entry<V> {
+    return e !== undefined && e.expiresAt > this.clock.now();
+  }
+
+  private get(key: string): number {
+    const e = this.counters.get(key);
+    return this.live(e) ? e.value : 0;
+  }
+
+  private getSet(key: string): Set<string> | undefined {
+    const e = this.sets.get(key);
+    return this.live(e) ? e.value : undefined;
+  }
+
+  /** Like Redis INCRBY + EXPIRE on creation: the TTL is set when the window's key is born. */
+  private incr(key: string, by: number, ttlS: number): number {
+    const e = this.counters.get(key);
+    if (this.live(e)) return (e.value += by);
+    this.counters.set(key, { value: by, expiresAt: this.clock.now() + ttlS * 1000 });
+    return by;
+  }
+
+  /** A refund never recreates an expired window nor goes below zero. */
+  private decrClamped(key: string, by: number): void {
+    const e = this.counters.get(key);
+    if (this.live(e)) e.value = Math.max(0, e.value - by);
+  }
+
+  private addToSet(key: string, members: readonly string[], ttlMs: number): number {
+    let e = this.sets.get(key);
+    if (!this.live(e)) {
+      e = { value: new Set<string>(), expiresAt: 0 };
+      this.sets.set(key, e);
+    }
+    e.expiresAt = this.clock.now() + ttlMs;
+    for (const m of members) e.value.add(m);
+    return e.value.size;
+  }
+
+  private maybeSweep(): void {
+    const now = this.clock.now();
+    if (now - this.lastSweep < this.sweepIntervalMs && now >= this.lastSweep) return;
+    this.lastSweep = now;
+    for (const [k, e] of this.counters) if (e.expiresAt <= now) this.counters.delete(k);
+    for (const [k, e] of this.sets) if (e.expiresAt <= now) this.sets.delete(k);
+  }
+}
+
+// NUL separators: account ids, datasets and doc ids can never forge another entry's key.
+const acc = (accountId: string): string => `${accountId}\0`;
+const idsKey = (a: string, dataset: string, dayKey: string): string => `${acc(a)}ids\0${dataset}\0${dayKey}`;
+
+function keysFor(accountId: string, w: Windows) {
+  const p = acc(accountId);
+  return {
+    second: `${p}s\0${w.epochSecond}`,
+    minute: `${p}m\0${w.epochMinute}`,
+    day: `${p}d\0${w.dayKey}`,
+    month: `${p}mo\0${w.monthKey}`,
+    fullText: `${p}ft\0${w.dayKey}`,
+  };
+}

@@ -1,0 +1,95 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The gateway's Prometheus metrics, in its own registry (never the global one). */
+export interface GatewayMetrics {
+  registry: Registry;
+  requests: Counter<'dataset' | 'status' | 'code' | 'plan'>;
+  requestDuration: Histogram<'dataset'>;
+  upstreamDuration: Histogram<'upstream'>;
+  upstreamUp: Gauge<'upstream'>;
+  quotaReservations: Counter<'result'>;
+  quotaRefunds: Counter<'reason'>;
+  quotaRejections: Counter<'reason'>;
+  storeFallbackActive: Gauge;
+  configReloads: Counter<'result'>;
+  keyCacheLookups: Counter<'result'>;
+  bulkLocks: Counter<'dataset'>;
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): GatewayMetrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'lookup_' });
+  const r = { registers: [registry] };
+  return {
+    registry,
+    requests: new Counter({
+      name: 'lookup_http_requests_total',
+      help: 'Public API responses by dataset, HTTP status, error code and plan.',
+      labelNames: ['dataset', 'status', 'code', 'plan'],
+      ...r,
+    }),
+    requestDuration: new Histogram({
+      name: 'lookup_http_request_duration_seconds',
+      help: 'Public API request duration.',
+      labelNames: ['dataset'],
+      buckets: LATENCY_BUCKETS,
+      ...r,
+    }),
+    upstreamDuration: new Histogram({
+      name: 'lookup_upstream_request_duration_seconds',
+      help: 'Time to the upstream response.',
+      labelNames: ['upstream'],
+      buckets: LATENCY_BUCKETS,
+      ...r,
+    }),
+    upstreamUp: new Gauge({
+      name: 'lookup_upstream_up',
+      help: '1 when the upstream answered its last health check.',
+      labelNames: ['upstream'],
+      ...r,
+    }),
+    quotaReservations: new Counter({
+      name: 'lookup_quota_reservations_total',
+      help: 'Quota reservations by result (quota, credits, rejected).',
+      labelNames: ['result'],
+      ...r,
+    }),
+    quotaRefunds: new Counter({
+      name: 'lookup_quota_refunds_total',
+      help: 'Reservations given back at settlement, by reason.',
+      labelNames: ['reason'],
+      ...r,
+    }),
+    quotaRejections: new Counter({
+      name: 'lookup_quota_rejections_total',
+      help: 'Requests refused by a limit, by reason.',
+      labelNames: ['reason'],
+      ...r,
+    }),
+    storeFallbackActive: new Gauge({
+      name: 'lookup_store_fallback_active',
+      help: '1 while counters run on the per-replica fallback because Redis is unreachable.',
+      ...r,
+    }),
+    configReloads: new Counter({
+      name: 'lookup_config_reloads_total',
+      help: 'Configuration reloads by result.',
+      labelNames: ['result'],
+      ...r,
+    }),
+    keyCacheLookups: new Counter({
+      name: 'lookup_key_cache_lookups_total',
+      help: 'API key cache lookups by result (hit, miss).',
+      labelNames: ['result'],
+      ...r,
+    }),
+    bulkLocks: new Counter({
+      name: 'lookup_bulk_locks_total',
+      help: 'Accounts locked for bulk extraction, by dataset.',
+      labelNames: ['dataset'],
+      ...r,
+    }),
+  };
+}

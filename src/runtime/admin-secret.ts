@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+
+/**
+ * Embedded default without ADMIN_JWT_SECRET: a secret generated once and kept in DATA_DIR, so an
+ * admin token printed at first start stays valid across restarts of the same data directory.
+ */
+export function embeddedAdminSecret(dataDir: string): { secret: string; created: boolean } {
+  const file = join(dataDir, 'admin-jwt-secret');
+  if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim(), created: false };
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { secret, created: true };
+}
+
+/** An HS256 admin token (aud lookup-admin, scope admin), as the billing system would mint. */
+export function signAdminToken(
+  secret: string,
+  nowMs: number,
+  ttlSeconds = 30 * 86_400,
+  subject = 'embedded-admin',
+): Promise<string> {
+  const iat = Math.floor(nowMs / 1000);
+  return new SignJWT({ scope: 'admin' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(subject)
+    .setAudience('lookup-admin')
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSeconds)
+    .sign(new TextEncoder().encode(secret));
+}

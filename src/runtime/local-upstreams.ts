@@ -1,0 +1,56 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { RuntimeConfig } from '../config/compile-config';
+import type { Db } from '../db/db';
+import { migrate } from '../db/migrate';
+import { BUILTIN_UPSTREAMS } from '../upstreams/builtin-upstreams';
+import type { Logger } from '../util/logger';
+
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export interface LocalUpstreams {
+  names: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts each built-in upstream whose URL points at this machine, on that URL's port (DESIGN §1);
+ * any other upstream is external and only proxied to.
+ */
+export async function startLocalUpstreams(
+  config: RuntimeConfig,
+  db: Db,
+  logger: Logger,
+): Promise<LocalUpstreams> {
+  const servers: Server[] = [];
+  const names: string[] = [];
+  for (const [name, up] of config.upstreams) {
+    const builtin = BUILTIN_UPSTREAMS[name];
+    const url = new URL(up.url);
+    if (!builtin || !LOCAL_HOSTS.has(url.hostname)) continue;
+    for (const set of builtin.migrationSets) await migrate(db, set);
+    await builtin.seed(db, {});
+    const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }) }));
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(Number(url.port || 80), url.hostname.replace(/^\[|\]$/g, ''), () => resolve());
+    });
+    servers.push(server);
+    names.push(name);
+  }
+  return {
+    names,
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((r) => {
+              s.close(() => r());
+              s.closeAllConnections();
+            }),
+        ),
+      );
+    },
+  };
+}

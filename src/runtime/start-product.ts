@@ -1,0 +1,200 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AccountRepo } from '../accounts/account-repo';
+import { KeyCache } from '../accounts/key-cache';
+import { createAdminVerifier } from '../admin/admin-auth';
+import { createAdminApp } from '../admin/create-admin-app';
+import type { RuntimeConfig } from '../config/compile-config';
+import type { Db } from '../db/db';
+import { migrate } from '../db/migrate';
+import { openDb } from '../db/open-db';
+import { createApp } from '../gateway/create-app';
+import type { GatewayApp } from '../gateway/create-app';
+import { createIdentitySigner } from '../gateway/identity-signer';
+import { SqlCreditLedger } from '../metering/credit-ledger';
+import { createGatewayMetrics } from '../observability/gateway-metrics';
+import { mountOpsRoutes } from '../observability/ops-routes';
+import { systemClock } from '../util/clock';
+import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
+import { createLogger } from '../util/logger';
+import { embeddedAdminSecret, signAdminToken } from './admin-secret';
+import { loadConfig, watchConfigDir } from './config-source';
+import { createDemoAccounts } from './demo-accounts';
+import { startLocalUpstreams } from './local-upstreams';
+import { createCounterStores } from './stores';
+import { UpstreamHealth } from './upstream-health';
+
+export interface ProductOptions {
+  configDir: string;
+  dataDir: string;
+  port?: number;
+  adminPort?: number;
+  databaseUrl?: string;
+  redisUrl?: string;
+  adminJwtSecret?: string;
+  adminJwksUrl?: string;
+  logLevel?: string;
+  clock?: Clock;
+  logger?: Logger;
+  /** Where the first-start banner (demo keys, admin token) goes; never the log. */
+  print?: (text: string) => void;
+  watchConfig?: boolean;
+}
+
+export interface RunningProduct {
+  port: number;
+  adminPort: number;
+  db: Db;
+  gateway: GatewayApp;
+  /** Validates CONFIG_DIR again and swaps it in; an invalid one keeps the old and says why. */
+  reloadConfig(): boolean;
+  shutdown(): Promise<void>;
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/** The whole product: gateway, admin API and the built-in upstreams whose URL is on this machine. */
+export async function startProduct(opts: ProductOptions): Promise<RunningProduct> {
+  const clock = opts.clock ?? systemClock;
+  const logger = opts.logger ?? createLogger(opts.logLevel ?? 'info');
+  const print = opts.print ?? ((t: string) => process.stdout.write(t));
+  let config: RuntimeConfig = loadConfig(opts.configDir);
+  const embedded = !opts.databaseUrl && !opts.redisUrl;
+  const db = await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  await migrate(db, 'gateway');
+  const upstreams = await startLocalUpstreams(config, db, logger);
+  const metrics = createGatewayMetrics();
+  const stores = createCounterStores({
+    redisUrl: opts.redisUrl,
+    gateway: config.raw.gateway,
+    clock,
+    logger,
+    metrics,
+  });
+  const accounts = new AccountRepo(db);
+  const kc = config.raw.gateway.key_cache;
+  const keyCache = new KeyCache(
+    accounts,
+    clock,
+    {
+      ttlMs: kc.ttl_seconds * 1000,
+      negativeTtlMs: kc.negative_ttl_seconds * 1000,
+      maxEntries: kc.max_entries,
+    },
+    (hit) => metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
+  );
+  const unsubscribe = stores.bus.subscribe((msg) => {
+    if (msg.type === 'account') keyCache.invalidateAccount(msg.accountId);
+    else if (msg.type === 'key') keyCache.invalidateKey(msg.keyHash);
+    else keyCache.clear();
+  });
+  const credits = new SqlCreditLedger(db);
+  const id = config.raw.gateway.identity;
+  const identity = await createIdentitySigner(
+    { issuer: id.issuer, audience: id.audience, ttlSeconds: id.ttl_seconds },
+    clock,
+  );
+  const deps = { clock, logger, accounts, keyCache, meter: stores.meter, credits, identity, metrics };
+  const gateway = createApp(config, deps);
+
+  let secret = opts.adminJwtSecret;
+  let generatedSecret = false;
+  if (!secret && !opts.adminJwksUrl) {
+    if (!embedded)
+      throw new Error('ADMIN_JWT_SECRET or ADMIN_JWKS_URL is required outside the embedded default');
+    ({ secret, created: generatedSecret } = embeddedAdminSecret(opts.dataDir));
+  }
+  const health = new UpstreamHealth(() => config, metrics);
+  health.start();
+  const adminApp = createAdminApp({
+    config: () => config,
+    accounts,
+    credits,
+    meter: stores.meter,
+    bus: stores.bus,
+    clock,
+    logger,
+    verify: createAdminVerifier({
+      secret: opts.adminJwksUrl ? undefined : secret,
+      jwksUrl: opts.adminJwksUrl,
+    }),
+    mountOps: (app) =>
+      mountOpsRoutes(app, {
+        registry: metrics.registry,
+        identity,
+        readiness: [
+          { name: 'config', check: () => Promise.resolve(true) },
+          { name: 'database', check: async () => (await db.query('SELECT 1 AS ok')).rows.length === 1 },
+          { name: 'counters', check: () => stores.ping() },
+          { name: 'upstreams', check: async () => (await health.pollOnce(), health.allUp()) },
+        ],
+      }),
+  });
+
+  const publicServer = createServer(gateway.app);
+  const adminServer = createServer(adminApp);
+  publicServer.keepAliveTimeout = 65_000;
+  const port = await listen(publicServer, opts.port ?? config.raw.gateway.port);
+  const adminPort = await listen(adminServer, opts.adminPort ?? config.raw.gateway.admin_port);
+
+  const demo = embedded ? await createDemoAccounts(accounts, config) : undefined;
+  if (demo) {
+    const lines = demo.map((d) => `  ${d.plan.padEnd(11)} ${d.key}   (${d.email})`).join('\n');
+    print(
+      `\nDemo accounts created (keys are shown only now):\n${lines}\n\nTry: curl -H "X-Api-Key: ${demo[0]!.key}" "http://localhost:${port}/v1/legal-documents?q=luat"\n`,
+    );
+  }
+  if (secret && (generatedSecret || demo)) {
+    print(
+      `\nAdmin token (admin API on port ${adminPort}; valid 30 days):\n  ${await signAdminToken(secret, clock.now())}\n\n`,
+    );
+  }
+  logger.info({ port, admin_port: adminPort, embedded, upstreams: upstreams.names }, 'lookup api started');
+
+  const reloadConfig = (): boolean => {
+    try {
+      const next = loadConfig(opts.configDir);
+      config = next;
+      gateway.reload(next);
+      metrics.configReloads.inc({ result: 'success' });
+      logger.info('configuration reloaded');
+      return true;
+    } catch (err) {
+      metrics.configReloads.inc({ result: 'failure' });
+      logger.error({ err: (err as Error).message }, 'configuration reload refused; keeping the previous one');
+      return false;
+    }
+  };
+  const stopWatch =
+    opts.watchConfig === false ? () => undefined : watchConfigDir(opts.configDir, reloadConfig);
+
+  const shutdown = async (): Promise<void> => {
+    stopWatch();
+    health.stop();
+    const timeout = config.raw.gateway.shutdown_timeout_ms;
+    const closed = Promise.all(
+      [publicServer, adminServer].map((s) => new Promise<void>((r) => s.close(() => r()))),
+    );
+    publicServer.closeIdleConnections();
+    adminServer.closeIdleConnections();
+    const timer = setTimeout(() => {
+      publicServer.closeAllConnections();
+      adminServer.closeAllConnections();
+    }, timeout);
+    await closed;
+    clearTimeout(timer);
+    gateway.close();
+    unsubscribe();
+    await upstreams.close();
+    await stores.close();
+    await db.close();
+  };
+  return { port, adminPort, db, gateway, reloadConfig, shutdown };
+}

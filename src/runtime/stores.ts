@@ -1,0 +1,84 @@
+import type { GatewayFile } from '../config/gateway-schema';
+import { FailoverMeterStore } from '../metering/failover-meter-store';
+import { MemoryMeterStore } from '../metering/memory-meter-store';
+import type { MeterStore } from '../metering/meter-store';
+import { RedisMeterStore } from '../metering/redis-meter-store';
+import type { GatewayMetrics } from '../observability/gateway-metrics';
+import { InProcessInvalidationBus } from '../stores/invalidation-bus';
+import type { InvalidationBus } from '../stores/invalidation-bus';
+import { RedisInvalidationBus } from '../stores/redis-invalidation-bus';
+import { createRedisClient } from '../stores/redis-client';
+import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
+
+export interface CounterStores {
+  meter: MeterStore;
+  bus: InvalidationBus;
+  /** Is the shared store answering (readiness). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Redis (shared by replicas) when REDIS_URL is set, else in-process stores (single replica). */
+export function createCounterStores(opts: {
+  redisUrl?: string;
+  gateway: GatewayFile;
+  clock: Clock;
+  logger: Logger;
+  metrics: GatewayMetrics;
+}): CounterStores {
+  const windowDays = opts.gateway.bulk_watch.window_days;
+  if (!opts.redisUrl) {
+    const meter = new MemoryMeterStore({ clock: opts.clock, distinctWindowDays: windowDays });
+    const bus = new InProcessInvalidationBus();
+    return {
+      meter,
+      bus,
+      ping: () => Promise.resolve(true),
+      close: async () => {
+        await meter.close();
+        await bus.close();
+      },
+    };
+  }
+  let lastErrorLog = 0;
+  const redis = createRedisClient(opts.redisUrl, {
+    onError: (err) => {
+      // Reconnect attempts repeat the same error; one line every 10 s is enough.
+      if (opts.clock.now() - lastErrorLog > 10_000) {
+        lastErrorLog = opts.clock.now();
+        opts.logger.warn({ err: err.message }, 'redis connection error');
+      }
+    },
+  });
+  const meter = new FailoverMeterStore({
+    primary: new RedisMeterStore({ redis, prefix: 'lk:', distinctWindowDays: windowDays }),
+    fallback: new MemoryMeterStore({ clock: opts.clock, distinctWindowDays: windowDays }),
+    redis,
+    policy: opts.gateway.store_failure,
+    clock: opts.clock,
+    onFallbackChange: (active, cause) => {
+      opts.metrics.storeFallbackActive.set(active ? 1 : 0);
+      if (active)
+        opts.logger.error(
+          { policy: opts.gateway.store_failure, err: (cause as Error | undefined)?.message },
+          'redis unreachable: counting on per-replica fallback',
+        );
+      else opts.logger.info('redis reachable again: shared counting resumed');
+    },
+  });
+  const bus = new RedisInvalidationBus({
+    publisher: redis,
+    onError: (err) => opts.logger.warn({ err }, 'invalidation bus error'),
+  });
+  return {
+    meter,
+    bus,
+    ping: async () => (await redis.ping().catch(() => '')) === 'PONG',
+    close: async () => {
+      await bus.close();
+      await meter.close();
+      redis.disconnect();
+    },
+  };
+}

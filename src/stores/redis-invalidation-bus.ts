@@ -1,0 +1,71 @@
+import type { Redis } from 'ioredis';
+import type { InvalidationBus, InvalidationListener, InvalidationMessage } from './invalidation-bus';
+import { ListenerSet, parseInvalidation } from './invalidation-bus';
+
+export interface RedisInvalidationBusOptions {
+  /** Used for PUBLISH; shared with other stores and owned by the caller. */
+  publisher: Redis;
+  /** Channel name, e.g. 'lk:invalidate'; replicas of one deployment must agree on it. */
+  channel?: string;
+  /** Malformed payloads and throwing listeners: the gateway logs them. */
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * Redis pub/sub bus. A connection in subscriber mode can run nothing else, so the bus owns a
+ * dedicated duplicate of the publisher's connection. It keeps an offline queue (SUBSCRIBE may be
+ * sent before the first connect) and ioredis re-issues SUBSCRIBE after every reconnect.
+ */
+export class RedisInvalidationBus implements InvalidationBus {
+  private readonly subscriber: Redis;
+  private readonly listeners: ListenerSet;
+  private readonly channel: string;
+  private readonly subscribed: Promise<unknown>;
+
+  constructor(private readonly opts: RedisInvalidationBusOptions) {
+    const onError = opts.onError ?? (() => undefined);
+    this.channel = opts.channel ?? 'lk:invalidate';
+    this.listeners = new ListenerSet(onError);
+    this.subscriber = opts.publisher.duplicate({
+      enableOfflineQueue: true,
+      autoResubscribe: true,
+      maxRetriesPerRequest: null,
+      commandTimeout: undefined,
+    });
+    this.subscriber.on('error', onError);
+    this.subscriber.on('message', (channel: string, payload: string) => {
+      if (channel !== this.channel) return;
+      let msg: InvalidationMessage | null = null;
+      try {
+        msg = parseInvalidation(JSON.parse(payload));
+      } catch {
+        // reported below as malformed
+      }
+      if (msg) this.listeners.emit(msg);
+      else onError(new Error(`malformed invalidation message on ${channel}`));
+    });
+    // Kept, not awaited here: ready() exposes it, and a failure must not be an unhandled rejection.
+    this.subscribed = this.subscriber.subscribe(this.channel);
+    this.subscribed.catch(onError);
+  }
+
+  /** Resolves once the first SUBSCRIBE is acknowledged (messages published before are not seen). */
+  async ready(): Promise<void> {
+    await this.subscribed;
+  }
+
+  async publish(msg: InvalidationMessage): Promise<void> {
+    await this.opts.publisher.publish(this.channel, JSON.stringify(msg));
+  }
+
+  subscribe(fn: InvalidationListener): () => void {
+    return this.listeners.add(fn);
+  }
+
+  /** Closes the subscriber connection it owns; the publisher stays the caller's. */
+  async close(): Promise<void> {
+    this.listeners.clear();
+    this.subscriber.removeAllListeners('message');
+    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+  }
+}

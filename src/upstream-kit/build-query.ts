@@ -1,0 +1,145 @@
+import type { DatasetSpec, ParamValue, SortContext, SortOption } from './dataset-spec';
+import { escapeLike, foldedExpr, foldText, keywordWords } from './normalize-keyword';
+import { parseParam, singleValue } from './parse-params';
+import type { RawQuery } from './parse-params';
+import { invalidParam } from './upstream-error';
+
+/** A WHERE clause and ORDER BY with their bound values, ready for list and count statements. */
+export interface BuiltQuery {
+  where: string;
+  orderBy: string;
+  /** Values for the placeholders of where, then of orderBy. */
+  params: ParamValue[];
+  /** How many leading params the WHERE clause uses (a count statement binds only those). */
+  whereParamCount: number;
+  /** From the chosen sort option (see SortOption.walkIndexFrom). */
+  walkIndexFrom?: number;
+}
+
+/** Collects bound values and hands out their placeholders. */
+export class Binder {
+  readonly params: ParamValue[] = [];
+  bind(value: ParamValue): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+}
+
+/** Parses the list parameters of a request against the spec and builds the SQL conditions. */
+export function buildListQuery(spec: DatasetSpec, query: RawQuery): BuiltQuery {
+  const b = new Binder();
+  const conds: string[] = spec.scope ? [spec.scope] : [];
+  const present = new Set<string>();
+  const values = new Map<string, ParamValue>();
+
+  for (const [name, f] of Object.entries(spec.filters ?? {})) {
+    const raw = nonEmpty(singleValue(query, name));
+    if (raw !== undefined) present.add(name);
+    const src = raw ?? f.default;
+    if (src === undefined) continue;
+    const v = parseParam(name, src, f.param);
+    values.set(name, v);
+    if (f.where) conds.push(f.where(b.bind(v)));
+  }
+
+  const search = buildSearch(spec, query, b);
+  if (search) {
+    present.add(spec.search!.param);
+    conds.push(...search.conds);
+  }
+
+  if (spec.requireOneOf && spec.requireOneOf.length > 0 && !spec.requireOneOf.some((p) => present.has(p))) {
+    throw invalidParam(
+      spec.requireOneOf.join(','),
+      `Cần ít nhất một trong các tham số: ${spec.requireOneOf.join(', ')}.`,
+    );
+  }
+
+  const whereParamCount = b.params.length;
+  const ctx: SortContext = { bind: (v) => b.bind(v), keywords: search?.keywords, searchedExpr: search?.expr };
+  const sort = chooseSort(spec, query, ctx);
+  const orderBy = sort
+    ? typeof sort.orderBy === 'string'
+      ? sort.orderBy
+      : sort.orderBy(ctx)
+    : (spec.defaultOrder ?? spec.idColumn);
+  const where = conds.length ? conds.join(' AND ') : 'TRUE';
+  return { where, orderBy, params: b.params, whereParamCount, walkIndexFrom: sort?.walkIndexFrom };
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v.trim() === '' ? undefined : v;
+}
+
+interface BuiltSearch {
+  conds: string[];
+  keywords: string;
+  expr: string;
+}
+
+function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch | undefined {
+  const s = spec.search;
+  if (!s) return undefined;
+  const rawMode = s.modeParam ? nonEmpty(singleValue(query, s.modeParam)) : undefined;
+  const modeName = rawMode ?? s.defaultMode;
+  const mode = s.modes[modeName];
+  if (!mode)
+    throw invalidParam(
+      s.modeParam ?? s.param,
+      `Tham số ${s.modeParam ?? s.param} phải là một trong: ${Object.keys(s.modes).join(', ')}.`,
+    );
+  const raw = nonEmpty(singleValue(query, s.param));
+  if (raw === undefined) return undefined;
+  parseParam(s.param, raw, { type: 'string', maxLength: s.maxLength ?? 200 });
+  const exprs = mode.columns.map(foldedExpr);
+  const anyColumn = (pattern: string): string => {
+    const p = b.bind(pattern);
+    return '(' + exprs.map((e) => `${e} LIKE ${p}`).join(' OR ') + ')';
+  };
+  const expr = exprs[0] ?? '';
+  if (mode.match === 'prefix') {
+    // Only letters and digits reach the tsquery, so its syntax can be neither injected nor broken.
+    const terms = foldText(raw)
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+    if (terms.length === 0) return { conds: ['FALSE'], keywords: '', expr };
+    const tsq = b.bind(terms.map((t) => `${t}:*`).join(' & '));
+    const vectors = mode.columns.map(
+      (c, i) => mode.vectors?.[i] ?? `to_tsvector('simple'::regconfig, ${foldedExpr(c)})`,
+    );
+    const conds = [
+      '(' + vectors.map((v) => `${v} @@ to_tsquery('simple'::regconfig, ${tsq})`).join(' OR ') + ')',
+    ];
+    return { conds, keywords: terms.join(' '), expr };
+  }
+  const words = keywordWords(raw);
+  const keywords = mode.match === 'words' ? words.join(' ') : foldText(raw).trim();
+  // Keywords of punctuation only match nothing rather than everything.
+  if (keywords === '') return { conds: ['FALSE'], keywords: '', expr };
+  const conds =
+    mode.match === 'words'
+      ? words.map((w) => anyColumn(`%${escapeLike(w)}%`))
+      : [anyColumn(`%${escapeLike(keywords)}%`)];
+  return { conds, keywords, expr };
+}
+
+function chooseSort(spec: DatasetSpec, query: RawQuery, ctx: SortContext): SortOption | undefined {
+  const s = spec.sort;
+  if (!s) return undefined;
+  const raw = nonEmpty(singleValue(query, s.param)) ?? s.default;
+  let opt = s.options[raw];
+  if (!opt)
+    throw invalidParam(
+      s.param,
+      `Tham số ${s.param} phải là một trong: ${Object.keys(s.options).join(', ')}.`,
+    );
+  if (opt.needsSearch && !ctx.keywords && opt.fallback) opt = s.options[opt.fallback] ?? opt;
+  return opt;
+}
+
+/** `a AS "a", …` for the output fields; names are quoted so any JSON key works. */
+export function selectList(fields: Record<string, string>): string {
+  return Object.entries(fields)
+    .map(([name, expr]) => `${expr} AS "${name.replace(/"/g, '""')}"`)
+    .join(', ');
+}

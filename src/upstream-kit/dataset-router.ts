@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import type { Request, Response } from 'express';
+import type { Db } from '../db/db';
+import type { DatasetSpec } from './dataset-spec';
+import { datasetTotal, getRecord, listRecords, recordExists } from './query-dataset';
+import { notFound } from './upstream-error';
+
+/** Express 5 forwards rejected promises to the error handler, so handlers can simply throw. */
+export function datasetRouter(db: Db, spec: DatasetSpec): Router {
+  const r = Router();
+  const base = '/' + spec.path.replace(/^\/+|\/+$/g, '');
+  const detail = spec.detail !== false;
+
+  r.get(base, async (req: Request, res: Response) => {
+    res.json(await listRecords(db, spec, req.query));
+  });
+  r.get(`${base}/_stats`, async (_req: Request, res: Response) => {
+    res.json({ total: await datasetTotal(db, spec) });
+  });
+  if (detail) {
+    r.get(`${base}/:id`, async (req: Request<{ id: string }>, res: Response) => {
+      const rec = await getRecord(db, spec, req.params.id);
+      if (!rec) throw notFound();
+      res.json({ data: rec });
+    });
+    r.get(`${base}/:id/:sub`, async (req: Request<{ id: string; sub: string }>, res: Response) => {
+      const handler = spec.subresources?.[req.params.sub];
+      if (!handler || !Object.hasOwn(spec.subresources ?? {}, req.params.sub))
+        throw notFound('Không tìm thấy endpoint.');
+      if (!(await recordExists(db, spec, req.params.id))) throw notFound();
+      const data = await handler(db, req.params.id);
+      if (data === null || data === undefined) throw notFound();
+      res.json({ data });
+    });
+  }
+  return r;
+}

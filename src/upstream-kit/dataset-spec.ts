@@ -1,0 +1,111 @@
+import type { Queryable } from '../db/db';
+
+/** How a query parameter is typed; the upstream re-validates what the gateway already checked. */
+export type ParamType =
+  | { type: 'string'; maxLength?: number }
+  | { type: 'integer'; min?: number; max?: number }
+  | { type: 'boolean' }
+  | { type: 'date' }
+  | { type: 'enum'; values: readonly string[] };
+
+export type ParamValue = string | number | boolean;
+
+/**
+ * A list parameter. `where` turns the bound placeholder (e.g. `$3`) into a SQL condition; a
+ * parameter without `where` is only accepted and parsed (a mode switch such as search_in or sort).
+ */
+export interface FilterSpec {
+  param: ParamType;
+  default?: string;
+  where?: (placeholder: string) => string;
+}
+
+/**
+ * Keyword search over folded text (no diacritics, lower case):
+ * - `words`: every word occurs (AND) as a substring of one of the columns (trigram index);
+ * - `substring`: the whole text occurs as a substring (document numbers: "15/2024", "nd-cp");
+ * - `prefix`: every word starts a word of the column (full-text 'simple' index with prefix
+ *   matching); scales to millions of rows. All words must be in the same column.
+ */
+export interface SearchMode {
+  columns: readonly string[];
+  match: 'words' | 'substring' | 'prefix';
+  /**
+   * For `prefix`: stored tsvector columns, one per column, holding
+   * to_tsvector('simple', lower(public.f_unaccent(col))); without them that expression is used.
+   */
+  vectors?: readonly string[];
+}
+
+export interface SearchSpec {
+  /** Parameter carrying the keywords, usually q. */
+  param: string;
+  /** Optional parameter choosing a mode (legal: search_in=name|code). */
+  modeParam?: string;
+  modes: Record<string, SearchMode>;
+  defaultMode: string;
+  maxLength?: number;
+}
+
+/** What an ORDER BY builder may use: a binder for extra values and the normalised keywords. */
+export interface SortContext {
+  bind(value: ParamValue): string;
+  /** Keywords after diacritics/case folding, joined by single spaces; undefined without a search. */
+  keywords?: string;
+  /** SQL expression of the first searched column, folded the way keywords are. */
+  searchedExpr?: string;
+}
+
+export interface SortOption {
+  orderBy: string | ((ctx: SortContext) => string);
+  /** The option only makes sense with keywords (relevance); without them `fallback` is used. */
+  needsSearch?: boolean;
+  fallback?: string;
+  /**
+   * For an order an index can serve: with at least this many matches, walk that index and stop
+   * after one page (dense matches are met early); with fewer, collect the matches and sort them,
+   * which the planner cannot always tell apart when words correlate. The kit counts first, then
+   * picks. Absent: the planner decides alone.
+   */
+  walkIndexFrom?: number;
+}
+
+export interface SortSpec {
+  param: string;
+  default: string;
+  options: Record<string, SortOption>;
+}
+
+/** Sub-resource handler: returns the payload for `data`, or null for 404. */
+export type SubresourceHandler = (db: Queryable, id: string) => Promise<unknown>;
+
+/**
+ * One dataset served by an upstream. SQL fragments here are trusted code written by the dataset
+ * team; request values only ever reach SQL as bound parameters.
+ */
+export interface DatasetSpec {
+  /** Path without leading slash; one or two segments (legal-documents, catalogs/agencies). */
+  path: string;
+  /** Ids carry this prefix; a detail id without it is a 404 without touching the database. */
+  idPrefix?: string;
+  /** FROM clause, joins included. */
+  from: string;
+  /** SQL expression of the record id (for detail lookups). */
+  idColumn: string;
+  /** Fixed condition for datasets sharing a table (e.g. `o.dataset = 'bailiff-offices'`). */
+  scope?: string;
+  /** Output field → SQL expression, returned by list and detail. */
+  listFields: Record<string, string>;
+  /** Output field → SQL expression, returned by detail only. */
+  detailFields?: Record<string, string>;
+  filters?: Record<string, FilterSpec>;
+  search?: SearchSpec;
+  sort?: SortSpec;
+  /** ORDER BY used when there is no sort spec; should end with a unique column for stable pages. */
+  defaultOrder?: string;
+  /** At least one of these parameters must be present, else 422. */
+  requireOneOf?: readonly string[];
+  /** Whether GET /{path}/{id} exists (catalogs: no). Default true. */
+  detail?: boolean;
+  subresources?: Record<string, SubresourceHandler>;
+}

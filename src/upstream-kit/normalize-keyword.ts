@@ -1,0 +1,29 @@
+/**
+ * Folds text the way the database folds the searched columns with lower(public.f_unaccent(col)):
+ * no diacritics, đ → d, lower case. Doing it here too lets the pattern be a plain bound value, so
+ * the planner can estimate it and use the trigram index.
+ */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[đĐ]/g, 'd')
+    .toLowerCase();
+}
+
+/** Splits folded keywords into words; punctuation other than the code characters - / . separates words. */
+export function keywordWords(text: string): string[] {
+  return foldText(text)
+    .split(/[^\p{L}\p{N}\-/.:]+/u)
+    .filter((w) => w.length > 0);
+}
+
+/** Escapes LIKE wildcards so user text matches literally (the default escape character is \). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+/** The SQL expression a searched column is folded with; indexes must use exactly this expression. */
+export function foldedExpr(column: string): string {
+  return `lower(public.f_unaccent(${column}))`;
+}

@@ -1,0 +1,79 @@
+import type { ParamType, ParamValue } from './dataset-spec';
+import { invalidParam } from './upstream-error';
+
+/** Raw query values as Express hands them over (repeated keys give arrays, brackets give objects). */
+export type RawQuery = Record<string, unknown>;
+
+export const MAX_PER_PAGE = 1000;
+export const DEFAULT_PER_PAGE = 20;
+
+/** Returns the single string value of a parameter, undefined when absent, 422 when repeated or nested. */
+export function singleValue(query: RawQuery, name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw invalidParam(name, `Tham số ${name} chỉ được truyền một lần, dạng chuỗi.`);
+  return v;
+}
+
+export function parseParam(name: string, raw: string, spec: ParamType): ParamValue {
+  switch (spec.type) {
+    case 'string': {
+      const max = spec.maxLength ?? 200;
+      if (raw.length > max) throw invalidParam(name, `Tham số ${name} dài quá ${max} ký tự.`);
+      return raw;
+    }
+    case 'integer': {
+      if (!/^-?\d{1,15}$/.test(raw)) throw invalidParam(name, `Tham số ${name} phải là số nguyên.`);
+      const n = Number(raw);
+      // Integer columns are int4; a larger value could only fail in the database.
+      if (Math.abs(n) > 2_147_483_647) throw invalidParam(name, `Tham số ${name} nằm ngoài khoảng cho phép.`);
+      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
+        throw invalidParam(name, `Tham số ${name} nằm ngoài khoảng cho phép.`);
+      }
+      return n;
+    }
+    case 'boolean': {
+      if (raw === 'true' || raw === '1') return true;
+      if (raw === 'false' || raw === '0') return false;
+      throw invalidParam(name, `Tham số ${name} phải là true hoặc false.`);
+    }
+    case 'date': {
+      if (!isCalendarDate(raw))
+        throw invalidParam(name, `Tham số ${name} phải là ngày hợp lệ dạng YYYY-MM-DD.`);
+      return raw;
+    }
+    case 'enum': {
+      if (!spec.values.includes(raw))
+        throw invalidParam(name, `Tham số ${name} phải là một trong: ${spec.values.join(', ')}.`);
+      return raw;
+    }
+  }
+}
+
+/** YYYY-MM-DD naming a day that exists (no 2024-02-30). */
+export function isCalendarDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+export interface Paging {
+  page: number;
+  perPage: number;
+}
+
+/** The gateway bounds paging already; the upstream still clamps so it is safe when called directly. */
+export function parsePaging(query: RawQuery): Paging {
+  const page = optionalInt(query, 'page') ?? 1;
+  const perPage = optionalInt(query, 'per_page') ?? DEFAULT_PER_PAGE;
+  return { page: Math.max(1, page), perPage: Math.min(MAX_PER_PAGE, Math.max(1, perPage)) };
+}
+
+function optionalInt(query: RawQuery, name: string): number | undefined {
+  const raw = singleValue(query, name);
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^-?\d{1,9}$/.test(raw)) throw invalidParam(name, `Tham số ${name} phải là số nguyên.`);
+  return Number(raw);
+}

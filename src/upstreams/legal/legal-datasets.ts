@@ -1,0 +1,127 @@
+import type { DatasetSpec } from '../../upstream-kit';
+import { eq, gte, lte } from '../../upstream-kit';
+import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
+import { legalRelations } from './legal-relations';
+
+const day = (col: string): string => `to_char(${col}, 'YYYY-MM-DD')`;
+const ref = (table: string, col: string): string =>
+  `(SELECT json_build_object('id', c.id, 'name', c.name) FROM ${table} c WHERE c.id = ${col})`;
+/** Related documents as {id, code, name, issued_date}, newest first. */
+const related = (self: 'from_id' | 'to_id', other: 'from_id' | 'to_id', kind: string): string =>
+  `(SELECT coalesce(json_agg(json_build_object('id', o.id, 'code', o.code, 'name', o.name, 'issued_date', ${day('o.issued_date')}) ORDER BY o.issued_date DESC, o.id), '[]'::json)
+    FROM legal_document_relations r JOIN legal_documents o ON o.id = r.${other} WHERE r.${self} = d.id AND r.kind = '${kind}')`;
+
+const id = { type: 'integer', min: 1 } as const;
+
+/** GET /legal-documents: the list parameters of the API reference, one for one. */
+export const legalDocuments: DatasetSpec = {
+  path: 'legal-documents',
+  idPrefix: 'vb_',
+  // Catalog objects are sub-selects so they are built for the page's rows only, not for the count.
+  from: 'legal_documents d',
+  idColumn: 'd.id',
+  listFields: {
+    id: 'd.id',
+    code: 'd.code',
+    name: 'd.name',
+    database: 'd.database',
+    type: ref('legal_document_types', 'd.type_id'),
+    field: ref('legal_fields', 'd.field_id'),
+    agency: ref('legal_agencies', 'd.agency_id'),
+    status: ref('legal_statuses', 'd.status_id'),
+    issued_date: day('d.issued_date'),
+    effective_date: day('d.effective_date'),
+    expired_date: day('d.expired_date'),
+    source_url: 'd.source_url',
+  },
+  detailFields: {
+    signer: 'd.signer',
+    content_html: 'd.content_html',
+    content_en_html: 'd.content_en_html',
+    replaced_by: related('to_id', 'from_id', 'replaces'),
+    replaces: related('from_id', 'to_id', 'replaces'),
+  },
+  filters: {
+    // Same as d.database = $n, answered by the name_tsv GIN index (see the migration).
+    database: {
+      param: { type: 'enum', values: LEGAL_DATABASE_IDS },
+      default: 'vbqppl',
+      where: (p) => `d.name_tsv @@ (quote_literal('~db:' || ${p}::text))::tsquery`,
+    },
+    type_id: eq('d.type_id', id),
+    field_id: eq('d.field_id', id),
+    agency_id: eq('d.agency_id', id),
+    status_id: eq('d.status_id', id),
+    issued_from: gte('d.issued_date', { type: 'date' }),
+    issued_to: lte('d.issued_date', { type: 'date' }),
+  },
+  search: {
+    param: 'q',
+    modeParam: 'search_in',
+    defaultMode: 'name',
+    modes: {
+      name: { columns: ['d.name'], match: 'prefix', vectors: ['d.name_tsv'] },
+      code: { columns: ['d.code'], match: 'substring' },
+    },
+  },
+  sort: {
+    param: 'sort',
+    default: 'relevance',
+    options: {
+      // Every match holds all the words, so the shortest names are the closest matches; ordering by
+      // an indexed expression keeps the first page cheap even when half the corpus matches.
+      relevance: {
+        needsSearch: true,
+        fallback: 'newest',
+        orderBy: 'length(d.name), d.issued_date DESC, d.id DESC',
+        walkIndexFrom: 3000,
+      },
+      newest: { orderBy: 'd.issued_date DESC, d.id DESC' },
+      oldest: { orderBy: 'd.issued_date ASC, d.id ASC' },
+    },
+  },
+  requireOneOf: ['q', 'type_id', 'field_id', 'agency_id', 'status_id', 'issued_from', 'issued_to'],
+  subresources: { relations: legalRelations },
+};
+
+const catalog = (
+  path: string,
+  table: string,
+  fields: Record<string, string>,
+  order: string,
+): DatasetSpec => ({
+  path,
+  from: `${table} c`,
+  idColumn: 'c.id',
+  listFields: fields,
+  defaultOrder: order,
+  detail: false,
+});
+
+export const legalCatalogs: DatasetSpec[] = [
+  catalog(
+    'catalogs/databases',
+    'legal_databases',
+    { id: 'c.id', name: 'c.name', description: 'c.description' },
+    'c.sort_order, c.id',
+  ),
+  catalog('catalogs/document-types', 'legal_document_types', { id: 'c.id', name: 'c.name' }, 'c.id'),
+  catalog('catalogs/law-fields', 'legal_fields', { id: 'c.id', name: 'c.name' }, 'c.id'),
+  catalog(
+    'catalogs/statuses',
+    'legal_statuses',
+    { id: 'c.id', name: 'c.name', name_en: 'c.name_en' },
+    'c.id',
+  ),
+  {
+    ...catalog(
+      'catalogs/agencies',
+      'legal_agencies',
+      { id: 'c.id', name: 'c.name', short_name: 'c.short_name' },
+      'c.id',
+    ),
+    search: { param: 'q', defaultMode: 'name', modes: { name: { columns: ['c.name'], match: 'words' } } },
+  },
+];
+
+export const LEGAL_DATASETS: DatasetSpec[] = [legalDocuments, ...legalCatalogs];

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { isoDate, positiveInt, prefixedId } from '../../data/import-fields';
+import type { ImportTarget } from '../../data/import-jsonl';
+import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
+import { insertRows, upsertClause } from '../../upstream-kit';
+import { LEGAL_DOCUMENT_COLUMNS } from './legal-rows';
+import { insertLegalCatalogs } from './legal-seed';
+
+const row = z
+  .object({
+    id: prefixedId('vb_'),
+    code: z.string().min(1).max(200),
+    name: z.string().min(1).max(2000),
+    database: z.enum(LEGAL_DATABASE_IDS as [string, ...string[]]),
+    type_id: positiveInt,
+    field_id: positiveInt,
+    agency_id: positiveInt,
+    status_id: positiveInt,
+    issued_date: isoDate,
+    effective_date: isoDate.nullable().default(null),
+    expired_date: isoDate.nullable().default(null),
+    source_url: z.string().max(2000).nullable().default(null),
+    signer: z.string().max(200).nullable().default(null),
+    content_html: z.string().nullable().default(null),
+    content_en_html: z.string().nullable().default(null),
+    /** Ids of documents this one replaces / cites; they may arrive in a later file. */
+    replaces: z.array(prefixedId('vb_')).default([]),
+    cites: z.array(prefixedId('vb_')).default([]),
+  })
+  .strict();
+
+export type LegalImportRow = z.infer<typeof row>;
+
+export const legalDocumentsImport: ImportTarget<LegalImportRow> = {
+  dataset: 'legal-documents',
+  migrationSets: ['legal'],
+  schema: row,
+  async upsert(tx, rows) {
+    await insertLegalCatalogs(tx);
+    await insertRows(
+      tx,
+      'legal_documents',
+      LEGAL_DOCUMENT_COLUMNS,
+      rows.map((r) => LEGAL_DOCUMENT_COLUMNS.map((c) => r[c])),
+      {
+        batchSize: 200,
+        onConflict: upsertClause('id', LEGAL_DOCUMENT_COLUMNS) + ', updated_at = now()',
+      },
+    );
+    // The file is the truth for the outgoing relations of its documents: replace them.
+    await tx.query('DELETE FROM legal_document_relations WHERE from_id = ANY($1::text[])', [
+      rows.map((r) => r.id),
+    ]);
+    const rel = rows.flatMap((r) => [
+      ...r.replaces.map((t) => [r.id, 'replaces', t]),
+      ...r.cites.map((t) => [r.id, 'cites', t]),
+    ]);
+    await insertRows(tx, 'legal_document_relations', ['from_id', 'kind', 'to_id'], rel, {
+      onConflict: 'ON CONFLICT DO NOTHING',
+    });
+  },
+};

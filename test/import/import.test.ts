@@ -1,0 +1,195 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Db } from '../../src/db/db';
+import { migrate } from '../../src/db/migrate';
+import { loadAdminUnits } from '../../src/data/admin-units';
+import { generateDirectory } from '../../src/data/directory-generator';
+import { importJsonl } from '../../src/data/import-jsonl';
+import { IMPORT_TARGETS } from '../../src/data/import-targets';
+import { generateLegalCorpus } from '../../src/data/legal-corpus';
+import { legalAgencies } from '../../src/upstreams/legal/legal-seed';
+import { projectRoot } from '../../src/util/project-root';
+import { TEST_DATABASES } from '../support/databases';
+
+const jsonl = (rows: unknown[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+function legalRows(n: number): Record<string, unknown>[] {
+  const { documents } = generateLegalCorpus({ seed: 11, agencies: legalAgencies(), withContent: false }, n);
+  return documents.map((d, i) => ({ ...d, cites: i > 0 ? [documents[0]!.id] : [] }));
+}
+
+function bailiffRows(): Record<string, unknown>[] {
+  return generateDirectory(5, 0.05, loadAdminUnits())
+    .filter((r) => r.dataset === 'bailiff-offices')
+    .map(({ dataset: _dataset, ...rest }) => rest);
+}
+
+describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
+  let db: Db;
+  const count = async (sql: string): Promise<number> => (await db.query<{ n: number }>(sql)).rows[0]!.n;
+
+  beforeAll(async () => {
+    db = await tdb.open();
+    for (const set of ['legal', 'directory', 'mof-catalogs']) await migrate(db, set);
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  describe('happy paths', () => {
+    it('loads legal documents with their relations, and loading the file again changes nothing', async () => {
+      const file = jsonl(legalRows(30));
+      const first = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, file);
+      expect(first).toEqual({ ok: true, rows: 30, loaded: 30, errors: [] });
+      expect(await count('SELECT count(*)::int AS n FROM legal_documents')).toBe(30);
+      expect(
+        await count("SELECT count(*)::int AS n FROM legal_document_relations WHERE kind = 'cites'"),
+      ).toBe(29);
+      await importJsonl(db, IMPORT_TARGETS['legal-documents']!, file);
+      expect(await count('SELECT count(*)::int AS n FROM legal_documents')).toBe(30);
+      expect(
+        await count("SELECT count(*)::int AS n FROM legal_document_relations WHERE kind = 'cites'"),
+      ).toBe(29);
+    });
+
+    it('updates existing rows in place', async () => {
+      const rows = legalRows(2);
+      await importJsonl(
+        db,
+        IMPORT_TARGETS['legal-documents']!,
+        jsonl([{ ...rows[0], name: 'Luật Thử nghiệm nhập dữ liệu' }]),
+      );
+      const r = await db.query<{ name: string }>('SELECT name FROM legal_documents WHERE id = $1', [
+        rows[0]!.id,
+      ]);
+      expect(r.rows[0]!.name).toBe('Luật Thử nghiệm nhập dữ liệu');
+    });
+
+    it('loads directory and catalogue rows into the named dataset', async () => {
+      const rows = bailiffRows();
+      expect((await importJsonl(db, IMPORT_TARGETS['bailiff-offices']!, jsonl(rows))).ok).toBe(true);
+      expect(
+        await count(
+          "SELECT count(*)::int AS n FROM directory_organisations WHERE dataset = 'bailiff-offices'",
+        ),
+      ).toBe(rows.length);
+      const mof = [
+        { id: 'lhdv_x1', code: '01', name: 'Trụ sở chính' },
+        { id: 'lhdv_x2', code: '02', name: 'Chi nhánh', is_active: false },
+      ];
+      expect((await importJsonl(db, IMPORT_TARGETS['dmdc-business-unit-types']!, jsonl(mof))).loaded).toBe(2);
+    });
+  });
+
+  describe('errors', () => {
+    it('reports bad JSON with its line number and loads nothing', async () => {
+      const rows = legalRows(3).map((r) => ({ ...r, id: (r.id as string) + 'j' }));
+      const text = [JSON.stringify(rows[0]), '{"id": "vb_x",', JSON.stringify(rows[1])].join('\n');
+      const r = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, text);
+      expect(r.ok).toBe(false);
+      expect(r.loaded).toBe(0);
+      expect(r.errors).toEqual([{ line: 2, message: expect.stringMatching(/invalid JSON/) }]);
+      expect(await count(`SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%j'`)).toBe(0);
+    });
+
+    it('reports wrong types, unknown fields and bad dates per line', async () => {
+      const [a, b, c, d] = legalRows(4).map((r) => ({ ...r, id: (r.id as string) + 't' }));
+      const text = jsonl([
+        { ...a, type_id: 'six' },
+        b,
+        { ...c, issued_date: '2024-02-30' },
+        { ...d, colour: 'red' },
+      ]);
+      const r = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, text);
+      expect(r.errors.map((e) => e.line)).toEqual([1, 3, 4]);
+      expect(r.errors[0]!.message).toMatch(/type_id/);
+      expect(r.errors[1]!.message).toMatch(/issued_date/);
+      expect(await count(`SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%t'`)).toBe(0);
+    });
+
+    it('reports duplicate ids within the file with both lines', async () => {
+      const rows = bailiffRows().slice(0, 3);
+      const r = await importJsonl(
+        db,
+        IMPORT_TARGETS['notary-offices']!,
+        jsonl(rows.map((x) => ({ ...x, id: (x.id as string).replace('tc_', 'cc_') }))),
+      );
+      expect(r.ok).toBe(true);
+      const dup = jsonl([
+        { ...rows[0], id: 'cc_dup' },
+        { ...rows[1], id: 'cc_other' },
+        { ...rows[2], id: 'cc_dup' },
+      ]);
+      const bad = await importJsonl(db, IMPORT_TARGETS['notary-offices']!, dup);
+      expect(bad.errors).toEqual([{ line: 3, message: 'duplicate id cc_dup (first on line 1)' }]);
+      expect(
+        await count(
+          "SELECT count(*)::int AS n FROM directory_organisations WHERE id IN ('cc_dup', 'cc_other')",
+        ),
+      ).toBe(0);
+    });
+
+    it('rejects ids of another dataset', async () => {
+      const r = await importJsonl(db, IMPORT_TARGETS['law-firms']!, jsonl(bailiffRows().slice(0, 1)));
+      expect(r.errors[0]!.message).toMatch(/must start with ls_/);
+    });
+
+    it('loads nothing when a row in the middle of a large file fails in the database', async () => {
+      const rows: Record<string, unknown>[] = legalRows(1200).map((r) => ({
+        ...r,
+        id: (r.id as string) + 'm',
+      }));
+      rows[700] = { ...rows[700]!, agency_id: 99999 };
+      const r = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, jsonl(rows));
+      expect(r.ok).toBe(false);
+      expect(r.errors[0]!.message).toMatch(/database rejected rows on lines 501-1000/);
+      expect(await count(`SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%m'`)).toBe(0);
+    });
+  });
+});
+
+describe('npm run import', () => {
+  const run = promisify(execFile);
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'import-cli-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const cli = async (args: string[]): Promise<{ code: number; out: string }> => {
+    const env = { ...process.env, DATA_DIR: join(dir, 'db'), DATABASE_URL: '' };
+    try {
+      const r = await run(
+        join(projectRoot(), 'node_modules', '.bin', 'tsx'),
+        [join(projectRoot(), 'src', 'cli', 'import.ts'), ...args],
+        { env },
+      );
+      return { code: 0, out: r.stdout + r.stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, out: e.stdout + e.stderr };
+    }
+  };
+
+  it('exits 0 after loading a good file and 1 with line numbers for a bad one', async () => {
+    const good = join(dir, 'good.jsonl');
+    writeFileSync(good, jsonl([{ id: 'lcp_a', code: 'PT', name: 'Cổ phần phổ thông' }]));
+    const ok = await cli(['dmdc-share-types', good]);
+    expect(ok).toEqual({ code: 0, out: expect.stringContaining('loaded 1 row(s) into dmdc-share-types') });
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(
+      bad,
+      jsonl([
+        { id: 'lcp_b', code: 'X', name: 'ok' },
+        { id: 'lcp_c', code: 7 },
+      ]),
+    );
+    const failed = await cli(['dmdc-share-types', bad]);
+    expect(failed.code).toBe(1);
+    expect(failed.out).toMatch(/bad\.jsonl:2: /);
+    expect(failed.out).toMatch(/nothing loaded/);
+  }, 90_000);
+});

@@ -1,0 +1,159 @@
+import type { Redis } from 'ioredis';
+import { FailoverMeterStore, isUnavailableError } from '../../src/metering/failover-meter-store';
+import type { StoreFailurePolicy } from '../../src/metering/failover-meter-store';
+import { MemoryMeterStore } from '../../src/metering/memory-meter-store';
+import type { ReserveInput } from '../../src/metering/meter-store';
+import { StoreUnavailableError } from '../../src/metering/meter-store';
+import { RESERVE_SCRIPT } from '../../src/metering/meter-lua';
+import { RedisMeterStore } from '../../src/metering/redis-meter-store';
+import { computeWindows } from '../../src/metering/windows';
+import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
+import { PrivateRedis, eventually } from './support/private-redis';
+
+const LIMITS = { perSecond: 1000, perMinute: 10_000, daily: 1000, monthly: 10_000 };
+let seq = 0;
+const input = (accountId: string): ReserveInput => ({
+  accountId,
+  requestId: `r${++seq}`,
+  cost: 1,
+  limits: LIMITS,
+  windows: computeWindows(Date.now(), 'Asia/Ho_Chi_Minh'),
+  creditsAllowed: false,
+});
+
+describe('FailoverMeterStore against a redis-server that dies and comes back', () => {
+  let server: PrivateRedis;
+  let redis: Redis;
+  const clientErrors: Error[] = [];
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => {
+    unhandled.push(reason);
+  };
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', onUnhandled);
+    server = await PrivateRedis.start();
+    redis = createRedisClient(server.url, {
+      commandTimeoutMs: 300,
+      maxBackoffMs: 100,
+      onError: (e) => clientErrors.push(e),
+    });
+    await waitForReady(redis);
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await server.kill();
+    process.off('unhandledRejection', onUnhandled);
+  });
+  afterEach(() => expect(unhandled).toEqual([]));
+
+  const make = (policy: StoreFailurePolicy, changes: boolean[]) =>
+    new FailoverMeterStore({
+      primary: new RedisMeterStore({ redis, prefix: 'f:' }),
+      fallback: new MemoryMeterStore(),
+      redis,
+      policy,
+      probeIntervalMs: 50,
+      onFallbackChange: (active) => changes.push(active),
+    });
+
+  it('loads the script with EVAL on a fresh server (NOSCRIPT), then runs it by digest', async () => {
+    expect(await redis.script('EXISTS', RESERVE_SCRIPT.sha)).toEqual([0]);
+    const store = new RedisMeterStore({ redis, prefix: 'ns:' });
+    await store.reserve(input('acc_ns'));
+    expect(await redis.script('EXISTS', RESERVE_SCRIPT.sha)).toEqual([1]);
+    const evalsha = jest.spyOn(redis, 'evalsha');
+    const evalFull = jest.spyOn(redis, 'eval');
+    await store.reserve(input('acc_ns'));
+    expect(evalsha).toHaveBeenCalledTimes(1);
+    expect(evalFull).not.toHaveBeenCalled();
+    evalsha.mockRestore();
+    evalFull.mockRestore();
+  });
+
+  it("open: counts locally while Redis is down, reports it, and returns to Redis on 'ready'", async () => {
+    const changes: boolean[] = [];
+    const open = make('open', changes);
+    const closedChanges: boolean[] = [];
+    const closed = make('closed', closedChanges);
+
+    expect(await open.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 1 } });
+    expect(await open.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 2 } });
+    expect(open.fallbackActive()).toBe(false);
+
+    await server.kill();
+
+    // Local limits: the replica's memory starts from zero.
+    expect(await open.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 1 } });
+    expect(open.fallbackActive()).toBe(true);
+    expect(changes).toEqual([true]);
+    expect(await open.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 2 } });
+    expect((await open.peek('acc_a', input('acc_a').windows)).daily).toBe(2);
+    expect(await open.recordAndCount('acc_a', 'legal', '2026-11-14', ['x', 'y'], ['2026-11-14'])).toBe(2);
+
+    await expect(closed.reserve(input('acc_a'))).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(closed.peek('acc_a', input('acc_a').windows)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(closed.fallbackActive()).toBe(false);
+    expect(closedChanges).toEqual([]);
+
+    await server.restart();
+    await eventually(() => !open.fallbackActive());
+    expect(changes).toEqual([true, false]);
+
+    // Back on Redis (a fresh server without persistence: counting restarts there).
+    expect(await open.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 1 } });
+    const key = `f:{acc_a}:d:${input('acc_a').windows.dayKey}`;
+    expect(await redis.get(key)).toBe('1');
+    expect(await closed.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 2 } });
+    await open.close();
+    await closed.close();
+  });
+
+  it('open: falls back on a command timeout and probes its way back when Redis answers again', async () => {
+    const changes: boolean[] = [];
+    const open = make('open', changes);
+    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
+    await waitForReady(blocker);
+    expect((await open.reserve(input('acc_t'))).ok).toBe(true);
+
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '0.8');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await open.reserve(input('acc_t'))).toMatchObject({ ok: true, usage: { daily: 1 } });
+    expect(changes).toEqual([true]);
+    await sleeping;
+
+    await eventually(async () => {
+      await open.reserve(input('acc_t'));
+      return !open.fallbackActive();
+    });
+    expect(changes).toEqual([true, false]);
+    // The timed-out script still ran once Redis woke up: a timeout is "unknown", not "not counted".
+    const back = await open.reserve(input('acc_t'));
+    expect(await redis.get(`f:{acc_t}:d:${input('acc_t').windows.dayKey}`)).toBe(String(back.usage.daily));
+    blocker.disconnect();
+    await open.close();
+  });
+
+  it('rethrows errors that are not about reaching Redis', async () => {
+    expect(
+      isUnavailableError(Object.assign(new Error('ERR wrong number of arguments'), { name: 'ReplyError' })),
+    ).toBe(false);
+    expect(isUnavailableError(Object.assign(new Error('LOADING dataset'), { name: 'ReplyError' }))).toBe(
+      true,
+    );
+    expect(isUnavailableError(new Error('Connection is closed.'))).toBe(true);
+    const failing = new RedisMeterStore({ redis, prefix: 'e:' });
+    jest
+      .spyOn(failing, 'reserve')
+      .mockRejectedValueOnce(Object.assign(new Error('ERR bug'), { name: 'ReplyError' }));
+    const store = new FailoverMeterStore({
+      primary: failing,
+      fallback: new MemoryMeterStore(),
+      redis,
+      policy: 'open',
+    });
+    await expect(store.reserve(input('acc_e'))).rejects.toThrow('ERR bug');
+    expect(store.fallbackActive()).toBe(false);
+    await store.close();
+  });
+});

@@ -1,0 +1,40 @@
+import { MemoryMeterStore } from '../../src/metering/memory-meter-store';
+import { computeWindows } from '../../src/metering/windows';
+import { ManualClock } from '../../src/util/clock';
+
+describe('MemoryMeterStore specifics', () => {
+  it('stays bounded: expired windows, days, markers and id sets are swept', async () => {
+    const clock = new ManualClock(Date.parse('2026-11-14T03:00:00Z'));
+    const store = new MemoryMeterStore({ clock, distinctWindowDays: 2, sweepIntervalMs: 1000 });
+    const limits = { perSecond: 1e6, perMinute: 1e6, daily: 1e6, monthly: 1e6 };
+    for (let i = 0; i < 2000; i++) {
+      const windows = computeWindows(clock.now(), 'Asia/Ho_Chi_Minh');
+      const input = {
+        accountId: `acc_${i % 50}`,
+        requestId: `r${i}`,
+        cost: 1,
+        limits,
+        windows,
+        creditsAllowed: false,
+      };
+      const res = await store.reserve({ ...input, fullText: { docId: `d${i}`, cap: 1e6 } });
+      await store.refund({
+        accountId: input.accountId,
+        requestId: input.requestId,
+        cost: 1,
+        source: res.source,
+        dayKey: windows.dayKey,
+        monthKey: windows.monthKey,
+      });
+      await store.recordIds(input.accountId, 'legal', windows.dayKey, [`id${i}`]);
+      clock.advance(5000);
+    }
+    const busy = store.size();
+    // Unswept it would hold 2000 of each: second windows, markers, full-text sets' members' days...
+    // Live now: markers of the last hour (720), a few rate windows, day/month keys of 50 accounts.
+    expect(busy).toBeLessThan(1200);
+    clock.advance(40 * 86_400_000);
+    await store.recordIds('acc_x', 'legal', '2026-12-30', ['a']);
+    expect(store.size()).toBe(1);
+  });
+});

@@ -1,0 +1,309 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { MemoryMeterStore } from '../../src/metering/memory-meter-store';
+import type { MeterLimits, MeterStore, ReserveInput } from '../../src/metering/meter-store';
+import { refundFor } from '../../src/metering/meter-store';
+import { RedisMeterStore } from '../../src/metering/redis-meter-store';
+import { computeWindows } from '../../src/metering/windows';
+import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
+import { ManualClock } from '../../src/util/clock';
+import { TEST_REDIS_URL } from '../support/databases';
+
+const TZ = 'Asia/Ho_Chi_Minh';
+const RUN = `t${randomBytes(4).toString('hex')}:`;
+const WIDE: MeterLimits = { perSecond: 1000, perMinute: 10_000, daily: 100_000, monthly: 1_000_000 };
+
+let redis: Redis;
+beforeAll(async () => {
+  redis = createRedisClient(TEST_REDIS_URL, { commandTimeoutMs: 2000 });
+  await waitForReady(redis);
+});
+afterAll(async () => {
+  const keys = await redis.keys(`${RUN}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+const factories: [string, (clock: ManualClock) => MeterStore][] = [
+  ['memory', (clock) => new MemoryMeterStore({ clock })],
+  ['redis', () => new RedisMeterStore({ redis, prefix: RUN })],
+];
+
+describe.each(factories)('MeterStore contract: %s', (_name, create) => {
+  let clock: ManualClock;
+  let store: MeterStore;
+  let accountId: string;
+  let seq = 0;
+
+  beforeEach(() => {
+    clock = new ManualClock(Date.parse('2026-11-14T03:00:00.250Z'));
+    store = create(clock);
+    accountId = `acc_${randomBytes(5).toString('hex')}`;
+  });
+  afterEach(() => store.close());
+
+  const input = (over: Partial<ReserveInput> = {}): ReserveInput => ({
+    accountId,
+    requestId: `req_${++seq}`,
+    cost: 1,
+    limits: WIDE,
+    windows: computeWindows(clock.now(), TZ),
+    creditsAllowed: false,
+    ...over,
+  });
+  const reserve = (over: Partial<ReserveInput> = {}) => store.reserve(input(over));
+  const reserveN = async (n: number, over: Partial<ReserveInput> = {}) => {
+    for (let i = 0; i < n; i++) expect((await reserve(over)).ok).toBe(true);
+  };
+  const peek = () => store.peek(accountId, computeWindows(clock.now(), TZ));
+
+  it('admits and reports usage after the operation', async () => {
+    const r = await reserve();
+    expect(r).toEqual({
+      ok: true,
+      source: 'quota',
+      fullTextAdded: false,
+      usage: { second: 1, minute: 1, daily: 1, monthly: 1, fullText: 0 },
+    });
+    expect(await peek()).toEqual(r.usage);
+  });
+
+  it('limits requests per second, rejecting without counting, and resets with the next second', async () => {
+    const limits = { ...WIDE, perSecond: 2 };
+    await reserveN(2, { limits });
+    const r = await reserve({ limits });
+    expect(r).toMatchObject({ ok: false, reason: 'rate_limited', scope: 'second', retryAfter: 1 });
+    expect(r.usage).toMatchObject({ second: 2, daily: 2, monthly: 2 });
+    expect(await peek()).toMatchObject({ second: 2, minute: 2, daily: 2 });
+    clock.advance(1000);
+    expect((await reserve({ limits })).ok).toBe(true);
+  });
+
+  it('limits requests per minute with Retry-After to the end of the minute', async () => {
+    const limits = { ...WIDE, perMinute: 3 };
+    clock.set(Date.parse('2026-11-14T03:00:10.000Z'));
+    for (let i = 0; i < 3; i++) {
+      expect((await reserve({ limits })).ok).toBe(true);
+      clock.advance(1000);
+    }
+    expect(await reserve({ limits })).toMatchObject({
+      ok: false,
+      reason: 'rate_limited',
+      scope: 'minute',
+      retryAfter: 47,
+    });
+    clock.set(Date.parse('2026-11-14T03:01:00.000Z'));
+    expect(await reserve({ limits })).toMatchObject({ ok: true, usage: { minute: 1, daily: 4 } });
+  });
+
+  it('counts requests in rate windows and cost in the daily and monthly quota', async () => {
+    const r = await reserve({ cost: 2 });
+    expect(r.usage).toEqual({ second: 1, minute: 1, daily: 2, monthly: 2, fullText: 0 });
+  });
+
+  it('enforces the daily limit (cost included) and resets at 00:00 Asia/Ho_Chi_Minh', async () => {
+    const limits = { ...WIDE, daily: 3 };
+    clock.set(Date.parse('2026-11-14T16:59:50.000Z'));
+    await reserveN(2, { limits });
+    expect(await reserve({ limits, cost: 2 })).toMatchObject({
+      ok: false,
+      reason: 'quota_exceeded',
+      scope: 'daily',
+      retryAfter: 10,
+    });
+    await reserveN(1, { limits });
+    clock.set(Date.parse('2026-11-14T16:59:59.000Z'));
+    expect(await reserve({ limits })).toMatchObject({
+      ok: false,
+      scope: 'daily',
+      usage: { daily: 3, monthly: 3 },
+    });
+    clock.set(Date.parse('2026-11-14T17:00:00.000Z'));
+    expect(await reserve({ limits })).toMatchObject({ ok: true, usage: { daily: 1, monthly: 4 } });
+  });
+
+  it('enforces the monthly quota and resets on the 1st at 00:00 Asia/Ho_Chi_Minh', async () => {
+    const limits = { ...WIDE, monthly: 5 };
+    clock.set(Date.parse('2026-11-30T16:59:58.000Z'));
+    await reserveN(5, { limits });
+    expect(await reserve({ limits })).toMatchObject({
+      ok: false,
+      reason: 'quota_exceeded',
+      scope: 'monthly',
+      retryAfter: 2,
+      usage: { monthly: 5, daily: 5 },
+    });
+    clock.set(Date.parse('2026-11-30T16:59:59.999Z'));
+    expect((await reserve({ limits })).ok).toBe(false);
+    clock.set(Date.parse('2026-11-30T17:00:00.000Z'));
+    expect(await reserve({ limits })).toMatchObject({
+      ok: true,
+      source: 'quota',
+      usage: { daily: 1, monthly: 1 },
+    });
+  });
+
+  it('admits from credits once the monthly quota is spent; daily and rate still count', async () => {
+    const limits = { ...WIDE, monthly: 2, daily: 4 };
+    await reserveN(1, { limits, creditsAllowed: true });
+    // 1 left but the call costs 2: the whole call is drawn from credits.
+    expect(await reserve({ limits, creditsAllowed: true, cost: 2 })).toMatchObject({
+      ok: true,
+      source: 'credits',
+      usage: { second: 2, daily: 3, monthly: 1 },
+    });
+    expect(await reserve({ limits, creditsAllowed: true })).toMatchObject({ ok: true, source: 'quota' });
+    expect(await reserve({ limits, creditsAllowed: true })).toMatchObject({
+      ok: false,
+      reason: 'quota_exceeded',
+      scope: 'daily',
+    });
+    expect(await reserve({ limits: { ...limits, daily: 100 }, creditsAllowed: false })).toMatchObject({
+      ok: false,
+      scope: 'monthly',
+    });
+  });
+
+  it('caps distinct full-text documents per day; reopening is free and never rejected', async () => {
+    const ft = (docId: string) => ({ fullText: { docId, cap: 2 } });
+    expect(await reserve(ft('A'))).toMatchObject({ ok: true, fullTextAdded: true, usage: { fullText: 1 } });
+    expect(await reserve(ft('B'))).toMatchObject({ ok: true, fullTextAdded: true, usage: { fullText: 2 } });
+    expect(await reserve(ft('A'))).toMatchObject({
+      ok: true,
+      fullTextAdded: false,
+      usage: { fullText: 2, daily: 3 },
+    });
+    const c = await reserve(ft('C'));
+    expect(c).toMatchObject({ ok: false, reason: 'full_text_limit', fullTextAdded: false });
+    expect(c.retryAfter).toBe(computeWindows(clock.now(), TZ).secondsToDayEnd);
+    expect(await peek()).toMatchObject({ daily: 3, monthly: 3, fullText: 2, second: 3 });
+    expect(await reserve(ft('B'))).toMatchObject({ ok: true, fullTextAdded: false });
+    clock.set(Date.parse('2026-11-14T17:00:00.000Z'));
+    expect(await reserve(ft('C'))).toMatchObject({ ok: true, fullTextAdded: true, usage: { fullText: 1 } });
+  });
+
+  it('does not add a document when a later check rejects the request', async () => {
+    const limits = { ...WIDE, daily: 1 };
+    await reserveN(1, { limits });
+    expect(await reserve({ limits, fullText: { docId: 'X', cap: 5 } })).toMatchObject({
+      ok: false,
+      scope: 'daily',
+    });
+    expect((await peek()).fullText).toBe(0);
+  });
+
+  it('refunds daily, monthly and the full-text slot once per request id; rate windows stay', async () => {
+    await reserveN(1);
+    const req = input({ fullText: { docId: 'D1', cap: 1 }, cost: 2 });
+    const res = await store.reserve(req);
+    expect(res.usage).toMatchObject({ daily: 3, monthly: 3, fullText: 1 });
+    const refund = refundFor(req, res)!;
+    expect(refund).toMatchObject({ cost: 2, source: 'quota', fullTextDocId: 'D1' });
+    expect(await store.refund(refund)).toEqual({ applied: true });
+    expect(await peek()).toEqual({ second: 2, minute: 2, daily: 1, monthly: 1, fullText: 0 });
+    expect(await store.refund(refund)).toEqual({ applied: false });
+    expect(await peek()).toEqual({ second: 2, minute: 2, daily: 1, monthly: 1, fullText: 0 });
+    // The slot is free again for another document.
+    expect((await reserve({ fullText: { docId: 'D2', cap: 1 } })).ok).toBe(true);
+  });
+
+  it('keeps a reopened document in the set when its request is refunded', async () => {
+    await reserveN(1, { fullText: { docId: 'A', cap: 3 } });
+    const req = input({ fullText: { docId: 'A', cap: 3 } });
+    const res = await store.reserve(req);
+    expect(refundFor(req, res)!.fullTextDocId).toBeUndefined();
+    await store.refund(refundFor(req, res)!);
+    expect(await peek()).toMatchObject({ daily: 1, fullText: 1 });
+  });
+
+  it('refunds a credits-sourced call without touching the monthly quota', async () => {
+    const limits = { ...WIDE, monthly: 1 };
+    await reserveN(1, { limits });
+    const req = input({ limits, creditsAllowed: true });
+    const res = await store.reserve(req);
+    expect(res.source).toBe('credits');
+    await store.refund(refundFor(req, res)!);
+    expect(await peek()).toMatchObject({ daily: 1, monthly: 1 });
+  });
+
+  it('refunds into the day the call was counted in, even after midnight, never below zero', async () => {
+    clock.set(Date.parse('2026-11-14T16:59:59.500Z'));
+    const req = input();
+    const res = await store.reserve(req);
+    clock.set(Date.parse('2026-11-14T17:00:00.500Z'));
+    await reserveN(1);
+    expect(await store.refund(refundFor(req, res)!)).toEqual({ applied: true });
+    expect(await peek()).toMatchObject({ daily: 1, monthly: 1 });
+    const never = { ...refundFor(req, res)!, requestId: 'never-reserved', dayKey: '2026-11-01', cost: 5 };
+    await store.refund(never);
+    expect(await peek()).toMatchObject({ daily: 1, monthly: 0 });
+    expect(refundFor(req, { ...res, ok: false })).toBeNull();
+  });
+
+  it('peek changes nothing', async () => {
+    await reserveN(2);
+    const a = await peek();
+    expect(await peek()).toEqual(a);
+    expect(await store.peek('acc_nobody', computeWindows(clock.now(), TZ))).toEqual({
+      second: 0,
+      minute: 0,
+      daily: 0,
+      monthly: 0,
+      fullText: 0,
+    });
+  });
+
+  it('applies new limits at once to usage already counted (plan change)', async () => {
+    await reserveN(5);
+    expect(await reserve({ limits: { ...WIDE, daily: 5 } })).toMatchObject({ ok: false, scope: 'daily' });
+    expect((await reserve({ limits: { ...WIDE, daily: 6 } })).ok).toBe(true);
+  });
+
+  it('counts per account, shared by all of its keys', async () => {
+    await reserveN(3);
+    const other = await reserve({ accountId: `${accountId}_other` });
+    expect(other.usage).toMatchObject({ daily: 1, monthly: 1 });
+  });
+
+  it('counts distinct ids per dataset across days (union)', async () => {
+    await store.recordIds(accountId, 'legal', '2026-11-13', ['a', 'b', 'c']);
+    await store.recordIds(accountId, 'legal', '2026-11-14', ['c', 'd', 'd']);
+    await store.recordIds(accountId, 'directory', '2026-11-14', ['x']);
+    await store.recordIds(accountId, 'legal', '2026-11-14', []);
+    expect(await store.countDistinct(accountId, 'legal', ['2026-11-13', '2026-11-14'])).toBe(4);
+    expect(await store.countDistinct(accountId, 'legal', ['2026-11-14'])).toBe(2);
+    expect(await store.countDistinct(accountId, 'legal', ['2026-11-12'])).toBe(0);
+    expect(await store.countDistinct(accountId, 'legal', [])).toBe(0);
+    expect(await store.countDistinct(accountId, 'directory', ['2026-11-13', '2026-11-14'])).toBe(1);
+    const days = ['2026-11-13', '2026-11-14', '2026-11-15'];
+    expect(await store.recordAndCount(accountId, 'legal', '2026-11-15', ['e', 'a'], days)).toBe(5);
+    expect(await store.recordAndCount(accountId, 'legal', '2026-11-15', [], days)).toBe(5);
+    expect(await store.countDistinct(`${accountId}_other`, 'legal', days)).toBe(0);
+  });
+
+  it('counts distinct ids approximately right at scale', async () => {
+    const ids = Array.from({ length: 5000 }, (_, i) => `r${i}`);
+    await store.recordIds(accountId, 'legal', '2026-11-13', ids.slice(0, 3000));
+    const n = await store.recordAndCount(accountId, 'legal', '2026-11-14', ids.slice(2000), [
+      '2026-11-13',
+      '2026-11-14',
+    ]);
+    expect(Math.abs(n - 5000)).toBeLessThan(5000 * 0.03);
+  });
+
+  it('admits exactly the quota under 200 concurrent reserves', async () => {
+    const limits = { ...WIDE, monthly: 50 };
+    const results = await Promise.all(Array.from({ length: 200 }, () => reserve({ limits })));
+    expect(results.filter((r) => r.ok)).toHaveLength(50);
+    expect(
+      results.filter((r) => !r.ok).every((r) => r.reason === 'quota_exceeded' && r.scope === 'monthly'),
+    ).toBe(true);
+    expect(await peek()).toMatchObject({ monthly: 50, daily: 50, second: 50 });
+  });
+
+  it('never admits more than the per-second limit under concurrency', async () => {
+    const limits = { ...WIDE, perSecond: 7 };
+    const results = await Promise.all(Array.from({ length: 40 }, () => reserve({ limits })));
+    expect(results.filter((r) => r.ok)).toHaveLength(7);
+  });
+});

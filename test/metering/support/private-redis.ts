@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** Asks the OS for a port nobody listens on. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throwaway redis-server (no persistence) that a fault test may kill and restart on the same port. */
+export class PrivateRedis {
+  private proc: ChildProcess | undefined;
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PrivateRedis> {
+    const r = new PrivateRedis(await freePort());
+    await r.restart();
+    return r;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async restart(): Promise<void> {
+    const proc = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--enable-debug-command',
+        'yes',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.proc = proc;
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 5000);
+      proc.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${String(code)}: ${out}`));
+      });
+    });
+  }
+
+  /** SIGKILL: the connection drops as in a crash, with no goodbye. */
+  async kill(): Promise<void> {
+    const proc = this.proc;
+    this.proc = undefined;
+    if (!proc || proc.exitCode !== null) return;
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** Polls until cond holds or timeoutMs passes. */
+export async function eventually(cond: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

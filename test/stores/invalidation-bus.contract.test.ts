@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Redis } from 'ioredis';
+import type { InvalidationBus, InvalidationMessage } from '../../src/stores/invalidation-bus';
+import { InProcessInvalidationBus } from '../../src/stores/invalidation-bus';
+import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
+import { RedisInvalidationBus } from '../../src/stores/redis-invalidation-bus';
+import { PrivateRedis, eventually } from '../metering/support/private-redis';
+import { TEST_REDIS_URL } from '../support/databases';
+
+/** Two replicas' buses, and how to tear them down. */
+interface Pair {
+  a: InvalidationBus;
+  b: InvalidationBus;
+  errors: unknown[];
+  close(): Promise<void>;
+}
+
+async function redisPair(url: string): Promise<Pair & { clients: Redis[]; channel: string }> {
+  const channel = `t${randomBytes(4).toString('hex')}:invalidate`;
+  const errors: unknown[] = [];
+  const clients = [createRedisClient(url), createRedisClient(url)];
+  await Promise.all(clients.map((c) => waitForReady(c)));
+  const [a, b] = clients.map(
+    (publisher) => new RedisInvalidationBus({ publisher, channel, onError: (e) => errors.push(e) }),
+  );
+  await Promise.all([a!.ready(), b!.ready()]);
+  return {
+    a: a!,
+    b: b!,
+    errors,
+    clients,
+    channel,
+    async close() {
+      await Promise.all([a!.close(), b!.close()]);
+      await Promise.all(clients.map((c) => c.quit()));
+    },
+  };
+}
+
+function inProcessPair(): Promise<Pair> {
+  const hub = new EventEmitter();
+  const errors: unknown[] = [];
+  const a = new InProcessInvalidationBus(hub, (e) => errors.push(e));
+  const b = new InProcessInvalidationBus(hub, (e) => errors.push(e));
+  return Promise.resolve({
+    a,
+    b,
+    errors,
+    close: async () => void (await Promise.all([a.close(), b.close()])),
+  });
+}
+
+function collect(bus: InvalidationBus): { got: InvalidationMessage[]; off: () => void } {
+  const got: InvalidationMessage[] = [];
+  return { got, off: bus.subscribe((m) => got.push(m)) };
+}
+
+describe.each<[string, () => Promise<Pair>]>([
+  ['in-process', inProcessPair],
+  ['redis', () => redisPair(TEST_REDIS_URL)],
+])('InvalidationBus contract: %s', (_name, makePair) => {
+  let pair: Pair;
+  beforeEach(async () => {
+    pair = await makePair();
+  });
+  afterEach(() => pair.close());
+
+  it('delivers a message published on one instance to another within 1 s (and to its own)', async () => {
+    const onB = collect(pair.b);
+    const onA = collect(pair.a);
+    const started = Date.now();
+    await pair.a.publish({ type: 'key', keyHash: 'abc123' });
+    await eventually(() => onB.got.length === 1 && onA.got.length === 1, 1000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(onB.got).toEqual([{ type: 'key', keyHash: 'abc123' }]);
+  });
+
+  it('carries every message type in order', async () => {
+    const onB = collect(pair.b);
+    const msgs: InvalidationMessage[] = [
+      { type: 'account', accountId: 'acc_1' },
+      { type: 'key', keyHash: 'h' },
+      { type: 'config' },
+    ];
+    for (const m of msgs) await pair.a.publish(m);
+    await eventually(() => onB.got.length === 3, 1000);
+    expect(onB.got).toEqual(msgs);
+  });
+
+  it('stops delivering after unsubscribe, and isolates a throwing listener', async () => {
+    const gone = collect(pair.b);
+    gone.off();
+    pair.b.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    const after = collect(pair.b);
+    await pair.a.publish({ type: 'config' });
+    await eventually(() => after.got.length === 1, 1000);
+    expect(gone.got).toEqual([]);
+    expect(pair.errors).toHaveLength(1);
+  });
+});
+
+describe('RedisInvalidationBus specifics', () => {
+  it('ignores and reports a malformed payload', async () => {
+    const pair = await redisPair(TEST_REDIS_URL);
+    const onB = collect(pair.b);
+    const { channel } = pair;
+    await pair.clients[0]!.publish(channel, '{"type":"account"}');
+    await pair.clients[0]!.publish(channel, 'not json');
+    await pair.a.publish({ type: 'config' });
+    await eventually(() => onB.got.length === 1, 1000);
+    expect(onB.got).toEqual([{ type: 'config' }]);
+    expect(pair.errors).toHaveLength(4);
+    await pair.close();
+  });
+
+  it('resubscribes after the server restarts', async () => {
+    const server = await PrivateRedis.start();
+    const pair = await redisPair(server.url);
+    try {
+      const onB = collect(pair.b);
+      await server.kill();
+      await server.restart();
+      await Promise.all(pair.clients.map((c) => waitForReady(c)));
+      // The subscriber reconnects on its own schedule; publish until it is listening again.
+      await eventually(async () => {
+        await pair.a.publish({ type: 'account', accountId: 'acc_back' });
+        return onB.got.length > 0;
+      });
+      expect(onB.got[0]).toEqual({ type: 'account', accountId: 'acc_back' });
+    } finally {
+      await pair.close().catch(() => undefined);
+      await server.kill();
+    }
+  });
+});

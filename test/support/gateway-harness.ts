@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { AccountRepo } from '../../src/accounts/account-repo';
+import { KeyCache } from '../../src/accounts/key-cache';
+import { generateApiKey, hashApiKey, newId } from '../../src/accounts/api-keys';
+import { compileConfig } from '../../src/config/compile-config';
+import type { RuntimeConfig } from '../../src/config/compile-config';
+import { loadRawConfig } from '../../src/config/load-config';
+import type { RawConfig } from '../../src/config/load-config';
+import type { Db } from '../../src/db/db';
+import { migrate } from '../../src/db/migrate';
+import { openPgliteDb } from '../../src/db/pglite-db';
+import { createApp } from '../../src/gateway/create-app';
+import type { GatewayApp } from '../../src/gateway/create-app';
+import type { GatewayDeps } from '../../src/gateway/deps';
+import { createIdentitySigner } from '../../src/gateway/identity-signer';
+import { SqlCreditLedger } from '../../src/metering/credit-ledger';
+import { MemoryMeterStore } from '../../src/metering/memory-meter-store';
+import type { MeterStore } from '../../src/metering/meter-store';
+import { createGatewayMetrics } from '../../src/observability/gateway-metrics';
+import { ManualClock } from '../../src/util/clock';
+import { silentLogger } from '../../src/util/logger';
+import { startStubUpstream } from './stub-upstream';
+
+export const CONFIG_DIR = join(__dirname, '..', '..', 'config');
+
+/** A fixed instant: Thursday 2026-11-19 10:00 in Asia/Ho_Chi_Minh. */
+export const T0 = Date.UTC(2026, 10, 19, 3, 0, 0);
+
+export interface Harness {
+  gw: GatewayApp;
+  config: RuntimeConfig;
+  deps: GatewayDeps;
+  db: Db;
+  clock: ManualClock;
+  stub: Awaited<ReturnType<typeof startStubUpstream>>;
+  accounts: AccountRepo;
+  /** Creates a verified account on the plan with one key; returns both. */
+  account(
+    plan: string,
+    opts?: { verified?: boolean; ipAllowlist?: string[]; expiresAt?: number | null },
+  ): Promise<{ id: string; key: string; keyId: string }>;
+  close(): Promise<void>;
+}
+
+/** The real config with every upstream pointed at a stub, optionally edited by the test. */
+export async function startHarness(
+  edit: (raw: RawConfig) => void = () => undefined,
+  meter?: MeterStore,
+): Promise<Harness> {
+  const stub = await startStubUpstream();
+  const raw = loadRawConfig(CONFIG_DIR);
+  for (const u of Object.values(raw.upstreams.upstreams)) {
+    u.url = stub.url;
+    u.timeout_ms = 1000;
+  }
+  edit(raw);
+  const config = compileConfig(raw);
+  const db = await openPgliteDb();
+  await migrate(db, 'gateway');
+  const clock = new ManualClock(T0);
+  const accounts = new AccountRepo(db);
+  const deps: GatewayDeps = {
+    clock,
+    logger: silentLogger(),
+    accounts,
+    keyCache: new KeyCache(accounts, clock, { ttlMs: 60_000, negativeTtlMs: 0, maxEntries: 1000 }),
+    meter: meter ?? new MemoryMeterStore({ clock }),
+    credits: new SqlCreditLedger(db),
+    identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
+    metrics: createGatewayMetrics({ defaultMetrics: false }),
+  };
+  const gw = createApp(config, deps);
+  return {
+    gw,
+    config,
+    deps,
+    db,
+    clock,
+    stub,
+    accounts,
+    async account(plan, opts = {}) {
+      const acc = await accounts.createAccount({
+        id: newId('acc_'),
+        email: `${newId('u')}@example.vn`,
+        plan,
+        email_verified: opts.verified ?? true,
+      });
+      const key = generateApiKey();
+      const rec = await accounts.createKey({
+        id: newId('key_'),
+        account_id: acc.id,
+        key_hash: hashApiKey(key),
+        key_prefix: key.slice(0, 10),
+        ip_allowlist: opts.ipAllowlist ?? [],
+        expires_at: opts.expiresAt ?? null,
+      });
+      return { id: acc.id, key, keyId: rec.id };
+    },
+    async close() {
+      gw.close();
+      await deps.meter.close();
+      await stub.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+
+export interface SeenRequest {
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+}
+
+export const LONG_HTML =
+  '<h1>Chương I &amp; QUY ĐỊNH CHUNG</h1>' +
+  Array.from(
+    { length: 60 },
+    (_, i) =>
+      `<p>Điều ${i + 1}. Phạm vi điều chỉnh của văn bản về đất đai, <b>khoản ${i + 1}</b> áp dụng cho mọi tổ chức.</p>`,
+  ).join('');
+
+function legalRow(n: number): Record<string, unknown> {
+  return {
+    id: `vb_${n}`,
+    code: `${n}/2024/NĐ-CP`,
+    name: `Nghị định số ${n} về đất đai`,
+    database: 'vbqppl',
+    status: { id: 1, name: 'Còn hiệu lực' },
+    issued_date: '2024-01-15',
+  };
+}
+
+/**
+ * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
+ * *_missing → 404, *_boom → 500, *_slow → answers after 3 s; q=bad → 422, q=boom → 500.
+ */
+export async function startStubUpstream(): Promise<{
+  url: string;
+  seen: SeenRequest[];
+  close(): Promise<void>;
+}> {
+  const seen: SeenRequest[] = [];
+  const app = express();
+  app.use((req, _res, next) => {
+    seen.push({ path: req.path, query: req.query as Record<string, string>, headers: req.headers });
+    next();
+  });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get(/^\/(.+)\/_stats$/, (_req, res) => {
+    res.json({ total: 1000 });
+  });
+  app.get(/^\/([a-z0-9-]+(?:\/[a-z0-9-]+)?)$/, (req, res) => {
+    const q = typeof req.query.q === 'string' ? req.query.q : '';
+    if (q === 'bad')
+      return void res.status(422).json({ code: 'invalid_request', message: 'issued_from after issued_to' });
+    if (q === 'boom') return void res.status(500).json({ code: 'internal' });
+    if (q === 'garbage') return void res.status(200).send('not json');
+    const page = Number(req.query.page ?? 1);
+    const perPage = Number(req.query.per_page ?? 20);
+    const total = q === 'few' ? 3 : 1000;
+    const start = (page - 1) * perPage;
+    const rows = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, i) =>
+      legalRow(start + i + 1),
+    );
+    res.json({ data: rows, total });
+  });
+  app.get(/^\/([a-z0-9-]+)\/([^/]+)\/relations$/, (req, res) => {
+    res.json({ data: { replaces: [], replaced_by: [], cites: [{ id: 'vb_2' }], cited_by: [] } });
+  });
+  app.get(/^\/([a-z0-9-]+)\/([^/]+)$/, (req, res) => {
+    const id = (req.params as Record<string, string>)[1]!;
+    if (id.endsWith('_missing')) return void res.status(404).json({ code: 'not_found' });
+    if (id.endsWith('_boom')) return void res.status(500).json({ code: 'internal' });
+    const send = () =>
+      res.json({
+        data: {
+          ...legalRow(Number(id.replace(/\D/g, '')) || 7),
+          id,
+          signer: 'Nguyễn Văn A',
+          content_html: LONG_HTML,
+          content_en_html: '<p>English</p>',
+          replaced_by: [],
+          replaces: [],
+        },
+      });
+    if (id.endsWith('_slow')) setTimeout(send, 3000);
+    else send();
+  });
+  const server: Server = createServer(app);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}

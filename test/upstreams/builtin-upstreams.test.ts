@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { parse } from 'yaml';
+import { migrate } from '../../src/db/migrate';
+import { generateLegalCorpus } from '../../src/data/legal-corpus';
+import { BUILTIN_UPSTREAMS } from '../../src/upstreams/builtin-upstreams';
+import { legalAgencies } from '../../src/upstreams/legal/legal-seed';
+import { projectRoot } from '../../src/util/project-root';
+import { silentLogger } from '../../src/util/logger';
+import { TEST_DATABASES } from '../support/databases';
+
+describe('built-in upstream registry', () => {
+  it('has one entry per upstream of config/upstreams.yaml, with existing migration sets', () => {
+    const file = parse(readFileSync(join(projectRoot(), 'config', 'upstreams.yaml'), 'utf8')) as {
+      upstreams: Record<string, unknown>;
+    };
+    expect(Object.keys(BUILTIN_UPSTREAMS).sort()).toEqual(Object.keys(file.upstreams).sort());
+    for (const [name, u] of Object.entries(BUILTIN_UPSTREAMS)) {
+      expect(u.name).toBe(name);
+      for (const set of u.migrationSets)
+        expect(existsSync(join(projectRoot(), 'migrations', set))).toBe(true);
+    }
+  });
+
+  it('generates the same documents and ids for the same seed, and others for another seed', () => {
+    const agencies = legalAgencies();
+    const a = generateLegalCorpus({ seed: 3, agencies, withContent: false }, 200);
+    const b = generateLegalCorpus({ seed: 3, agencies, withContent: false }, 200);
+    const c = generateLegalCorpus({ seed: 4, agencies, withContent: false }, 200);
+    expect(b).toEqual(a);
+    expect(c.documents[0]!.id).not.toBe(a.documents[0]!.id);
+  });
+
+  it('builds document numbers in the usual formats', () => {
+    const { documents } = generateLegalCorpus(
+      { seed: 1, agencies: legalAgencies(), withContent: false },
+      2000,
+    );
+    const codes = documents.map((d) => d.code);
+    expect(codes.some((c) => /^\d+\/\d{4}\/NĐ-CP$/.test(c))).toBe(true);
+    expect(codes.some((c) => /^\d+\/\d{4}\/TT-BTC$/.test(c))).toBe(true);
+    expect(codes.some((c) => /^\d+\/\d{4}\/QH1\d$/.test(c))).toBe(true);
+  });
+});
+
+describe.each(TEST_DATABASES)('built-in upstreams on $name', (tdb) => {
+  it('migrate and seed once per database: a second seed changes nothing', async () => {
+    const db = await tdb.open();
+    try {
+      for (const u of Object.values(BUILTIN_UPSTREAMS)) {
+        for (const set of u.migrationSets) await migrate(db, set);
+        for (const set of u.migrationSets) expect(await migrate(db, set)).toEqual([]);
+        await u.seed(db, { scale: 0.02 });
+      }
+      const count = async () =>
+        (
+          await db.query<{ n: number }>(
+            'SELECT (SELECT count(*) FROM legal_documents) + (SELECT count(*) FROM directory_organisations) + (SELECT count(*) FROM mof_catalog_items) AS n',
+          )
+        ).rows[0]!.n;
+      const before = await count();
+      for (const u of Object.values(BUILTIN_UPSTREAMS)) await u.seed(db, { scale: 0.02, seed: 99 });
+      expect(await count()).toBe(before);
+      for (const u of Object.values(BUILTIN_UPSTREAMS)) {
+        const app = u.createApp({ db, logger: silentLogger() });
+        expect((await request(app).get('/healthz')).status).toBe(200);
+      }
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});

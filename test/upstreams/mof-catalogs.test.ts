@@ -1,0 +1,79 @@
+import request from 'supertest';
+import { mofCatalogsUpstream } from '../../src/upstreams/mof-catalogs/mof-catalogs-upstream';
+import { TEST_DATABASES } from '../support/databases';
+import { registry, startUpstream } from './upstream-harness';
+import type { Harness } from './upstream-harness';
+
+const DATASETS = registry('mof-catalogs');
+
+describe.each(TEST_DATABASES)('mof-catalogs upstream on $name', (tdb) => {
+  let h: Harness;
+  const get = (path: string) => request(h.app).get(path);
+
+  beforeAll(async () => {
+    h = await startUpstream(tdb, mofCatalogsUpstream);
+  }, 120_000);
+  afterAll(async () => {
+    await h?.db.close();
+  });
+
+  describe('business unit types', () => {
+    it('holds exactly the 13 kinds, branch and representative office among them', async () => {
+      const r = await get('/dmdc-business-unit-types?per_page=100');
+      expect(r.body.total).toBe(13);
+      const names = r.body.data.map((x: { name: string }) => x.name);
+      expect(names).toEqual(
+        expect.arrayContaining(['Chi nhánh', 'Văn phòng đại diện', 'Địa điểm kinh doanh']),
+      );
+    });
+
+    it('returns id, code and name in lists and adds is_active in the detail', async () => {
+      const r = await get('/dmdc-business-unit-types?per_page=1');
+      expect(Object.keys(r.body.data[0]).sort()).toEqual(['code', 'id', 'name']);
+      expect(r.body.data[0].id).toMatch(/^lhdv_/);
+      const d = await get(`/dmdc-business-unit-types/${r.body.data[0].id}`);
+      expect(Object.keys(d.body.data).sort()).toEqual(['code', 'id', 'is_active', 'name']);
+    });
+
+    it('matches q against the name without diacritics and against the code', async () => {
+      const byName = await get('/dmdc-business-unit-types?q=chi+nhanh');
+      expect(byName.body.total).toBeGreaterThanOrEqual(2);
+      for (const x of byName.body.data) expect(x.name.toLowerCase()).toContain('chi nhánh');
+      const byCode = await get('/dmdc-business-unit-types?q=02');
+      expect(byCode.body.data.map((x: { code: string }) => x.code)).toContain('02');
+    });
+
+    it('filters by exact code', async () => {
+      const r = await get('/dmdc-business-unit-types?code=03');
+      expect(r.body.data).toEqual([expect.objectContaining({ code: '03', name: 'Văn phòng đại diện' })]);
+      expect((await get('/dmdc-business-unit-types?code=0')).body.total).toBe(0);
+    });
+  });
+
+  describe('siblings', () => {
+    it('serves every finance-ministry catalogue of the registry, non-empty, with its id prefix', async () => {
+      expect(DATASETS).toHaveLength(11);
+      for (const d of DATASETS) {
+        const r = await get(`/${d.path}?per_page=1000`);
+        expect(r.body.total).toBeGreaterThan(0);
+        for (const x of r.body.data) expect(x.id.startsWith(d.id_prefix)).toBe(true);
+        expect((await get(`/${d.path}/${r.body.data[0].id}`)).status).toBe(200);
+        expect((await get(`/${d.path}/_stats`)).body.total).toBe(r.body.total);
+      }
+    });
+  });
+
+  describe('errors', () => {
+    it('answers 404 for an id of another catalogue', async () => {
+      const other = (await get('/dmdc-share-types?per_page=1')).body.data[0].id;
+      const r = await get(`/dmdc-business-unit-types/${other}`);
+      expect(r.status).toBe(404);
+      expect(r.body.code).toBe('not_found');
+    });
+
+    it('answers 422 for an over-long code or repeated q', async () => {
+      expect((await get(`/dmdc-business-unit-types?code=${'x'.repeat(51)}`)).status).toBe(422);
+      expect((await get('/dmdc-business-unit-types?q=a&q=b')).body.code).toBe('invalid_request');
+    });
+  });
+});

@@ -1,0 +1,44 @@
+import type express from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { Db } from '../../src/db/db';
+import { migrate } from '../../src/db/migrate';
+import type { BuiltinUpstream } from '../../src/upstreams/builtin-upstreams';
+import { foldText } from '../../src/upstream-kit';
+import { projectRoot } from '../../src/util/project-root';
+import { silentLogger } from '../../src/util/logger';
+import type { TestDatabase } from '../support/databases';
+
+export interface Harness {
+  db: Db;
+  app: express.Express;
+}
+
+/** Opens a fresh database, migrates and seeds the upstream small, and builds its app. */
+export async function startUpstream(
+  tdb: TestDatabase,
+  upstream: BuiltinUpstream,
+  scale = 0.05,
+): Promise<Harness> {
+  const db = await tdb.open();
+  for (const set of upstream.migrationSets) await migrate(db, set);
+  await upstream.seed(db, { seed: 7, scale });
+  return { db, app: upstream.createApp({ db, logger: silentLogger() }) };
+}
+
+export interface RegistryEntry {
+  path: string;
+  upstream: string;
+  id_prefix: string;
+}
+
+/** The gateway's registry, so tests check the upstreams serve exactly what it routes to them. */
+export function registry(upstream: string): RegistryEntry[] {
+  const file = parse(readFileSync(join(projectRoot(), 'config', 'datasets.yaml'), 'utf8')) as {
+    datasets: RegistryEntry[];
+  };
+  return file.datasets.filter((d) => d.upstream === upstream);
+}
+
+export const fold = foldText;
