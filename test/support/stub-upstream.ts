@@ -83,7 +83,7 @@ export async function startStubUpstream(): Promise<{
           replaces: [],
         },
       });
-    if (id.endsWith('_slow')) setTimeout(send, 3000);
+    if (id.endsWith('_slow')) setTimeout(send, 3000).unref();
     else send();
   });
   const server: Server = createServer(app);

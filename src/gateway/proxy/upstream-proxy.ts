@@ -55,7 +55,6 @@ export function createUpstreamProxy(name: string, cfg: UpstreamConfig): Upstream
     selfHandleResponse: true,
     agent,
     proxyTimeout: cfg.timeout_ms,
-    timeout: cfg.timeout_ms,
     pathRewrite: (_path, req) => pending.get(req)?.fr.path ?? '/',
     on: {
       proxyReq(proxyReq, req) {

@@ -1,0 +1,61 @@
+import request from 'supertest';
+import { startHarness } from '../../../test/support/gateway-harness';
+import type { Harness } from '../../../test/support/gateway-harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const list = '/v1/legal-documents?q=luat';
+
+describe('ip-allowlist: happy path', () => {
+  it('admits the loopback peer when the key allows 127.0.0.0/8', async () => {
+    const { key } = await h.account('starter', { ipAllowlist: ['127.0.0.0/8'] });
+    expect((await request(h.gw.app).get(list).set('X-Api-Key', key)).status).toBe(200);
+  });
+
+  it('takes the client address from X-Forwarded-For when the peer is a trusted proxy', async () => {
+    const { key } = await h.account('starter', { ipAllowlist: ['203.0.113.0/24', '2001:db8::/32'] });
+    const v4 = await request(h.gw.app)
+      .get(list)
+      .set('X-Api-Key', key)
+      .set('X-Forwarded-For', '198.51.100.7, 203.0.113.9');
+    expect(v4.status).toBe(200);
+    const v6 = await request(h.gw.app).get(list).set('X-Api-Key', key).set('X-Forwarded-For', '2001:db8::1');
+    expect(v6.status).toBe(200);
+  });
+});
+
+describe('ip-allowlist: errors', () => {
+  it('answers 403 ip_not_allowed for an address outside the list, costing nothing', async () => {
+    const acc = await h.account('starter', { ipAllowlist: ['203.0.113.0/24'] });
+    const res = await request(h.gw.app)
+      .get(list)
+      .set('X-Api-Key', acc.key)
+      .set('X-Forwarded-For', '198.51.100.7');
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('ip_not_allowed');
+    expect(res.headers['x-quota-remaining']).toBe('20000');
+  });
+});
+
+describe('ip-allowlist: security', () => {
+  it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+    const untrusting = await startHarness((raw) => {
+      raw.gateway.trusted_proxies = ['10.0.0.0/8'];
+    });
+    try {
+      const { key } = await untrusting.account('starter', { ipAllowlist: ['203.0.113.0/24'] });
+      const res = await request(untrusting.gw.app)
+        .get(list)
+        .set('X-Api-Key', key)
+        .set('X-Forwarded-For', '203.0.113.9');
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('ip_not_allowed');
+    } finally {
+      await untrusting.close();
+    }
+  });
+});

@@ -1,0 +1,208 @@
+import request from 'supertest';
+import { generateApiKey, hashApiKey, newId } from '../../accounts/api-keys';
+import { startHarness } from '../../../test/support/gateway-harness';
+import type { Harness } from '../../../test/support/gateway-harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness((raw) => {
+    // Small numbers so limits are reached in a few calls.
+    raw.plans.plans.tiny = {
+      monthly_calls: 5,
+      daily_calls: 4,
+      per_minute: 100,
+      per_second: 100,
+      per_page_max: 10,
+      max_page: 3,
+      full_text_daily: 2,
+      ip_allowlist: true,
+      extra_credits: true,
+      bulk_watch: true,
+    };
+    raw.plans.plans.nocredit = {
+      monthly_calls: 2,
+      daily_calls: 100,
+      per_minute: 100,
+      per_second: 100,
+      per_page_max: 10,
+      max_page: 3,
+      full_text_daily: 0,
+      ip_allowlist: false,
+      extra_credits: false,
+      bulk_watch: true,
+    };
+    raw.plans.plans.slow = {
+      monthly_calls: 100,
+      daily_calls: 100,
+      per_minute: 3,
+      per_second: 2,
+      per_page_max: 10,
+      max_page: 3,
+      full_text_daily: 0,
+      ip_allowlist: false,
+      extra_credits: false,
+      bulk_watch: true,
+    };
+  });
+});
+afterAll(() => h.close());
+
+const get = (key: string, path: string) => request(h.gw.app).get(path).set('X-Api-Key', key);
+const me = async (key: string) => (await get(key, '/v1/me')).body.data;
+
+describe('meter: counting', () => {
+  it('counts 1 per data call, 2 for relations, and nothing for /v1/me or /v1/datasets', async () => {
+    const { key } = await h.account('pro');
+    await get(key, '/v1/legal-documents?q=luat');
+    await get(key, '/v1/legal-documents/vb_1/relations');
+    await get(key, '/v1/me');
+    await get(key, '/v1/datasets');
+    expect((await me(key)).quota.monthly_used).toBe(3);
+  });
+
+  it('counts a 404 for an unknown id, but not a mistyped endpoint', async () => {
+    const { key } = await h.account('pro');
+    expect((await get(key, '/v1/legal-documents/vb_missing')).status).toBe(404);
+    expect((await get(key, '/v1/legal-documents/not-an-id')).status).toBe(404);
+    expect((await get(key, '/v1/no-such-dataset')).status).toBe(404);
+    expect((await get(key, '/v1/legal-documents/vb_1/nope')).status).toBe(404);
+    expect((await me(key)).quota.monthly_used).toBe(2);
+  });
+
+  it('refunds upstream parameter errors and upstream failures', async () => {
+    const { key } = await h.account('pro');
+    expect((await get(key, '/v1/legal-documents?q=bad')).status).toBe(422);
+    expect((await get(key, '/v1/legal-documents?q=boom')).status).toBe(503);
+    expect((await get(key, '/v1/legal-documents/vb_boom')).status).toBe(503);
+    expect((await get(key, '/v1/legal-documents?q=garbage')).status).toBe(503);
+    expect((await me(key)).quota.monthly_used).toBe(0);
+  });
+
+  it('shows the same remaining quota in headers, /v1/me and error fields', async () => {
+    const { key } = await h.account('tiny');
+    const r1 = await get(key, '/v1/legal-documents?q=luat');
+    expect(r1.headers['x-quota-limit']).toBe('5');
+    expect(r1.headers['x-quota-remaining']).toBe('4');
+    await get(key, '/v1/legal-documents?q=bad');
+    const m = await get(key, '/v1/me');
+    expect(m.headers['x-quota-remaining']).toBe('4');
+    expect(m.body.data.quota.monthly_remaining).toBe(4);
+    expect(m.headers['ratelimit']).toContain('"month";r=4');
+  });
+});
+
+describe('meter: limits', () => {
+  it('answers 429 quota_exceeded with quota, reset_in_seconds, upgrade_url and Retry-After when the daily limit is spent', async () => {
+    const { key } = await h.account('tiny');
+    for (let i = 0; i < 4; i++) expect((await get(key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const res = await get(key, '/v1/legal-documents?q=luat');
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 'quota_exceeded',
+      quota: 4,
+      upgrade_url: 'https://example.vn/pricing',
+    });
+    expect(res.body.reset_in_seconds).toBe(14 * 3600); // 10:00 → midnight in Asia/Ho_Chi_Minh
+    expect(res.headers['retry-after']).toBe(String(14 * 3600));
+  });
+
+  it('answers quota_exceeded for the month on a plan without extra credits, and costs nothing', async () => {
+    const { key } = await h.account('nocredit');
+    await get(key, '/v1/legal-documents?q=luat');
+    await get(key, '/v1/legal-documents?q=luat');
+    const res = await get(key, '/v1/legal-documents?q=luat');
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe('quota_exceeded');
+    expect(res.body.quota).toBe(2);
+    expect(res.body.buy_credits_url).toBeUndefined();
+    expect((await me(key)).quota.monthly_used).toBe(2);
+  });
+
+  it('draws extra credits past the monthly quota, then answers 429 with buy_credits_url', async () => {
+    const acc = await h.account('tiny');
+    await h.deps.credits.purchase(acc.id, 1, 'order-1');
+    h.clock.advance(86_400_000); // a new day: the daily limit (4) must not get in the way
+    for (let i = 0; i < 5; i++) {
+      if (i === 4) h.clock.advance(86_400_000);
+      expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    }
+    const viaCredit = await get(acc.key, '/v1/legal-documents?q=luat');
+    expect(viaCredit.status).toBe(200);
+    expect(viaCredit.headers['x-quota-remaining']).toBe('0');
+    expect(await h.deps.credits.balance(acc.id)).toBe(0);
+    const res = await get(acc.key, '/v1/legal-documents?q=luat');
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({
+      code: 'quota_exceeded',
+      buy_credits_url: 'https://example.vn/billing/credits',
+      upgrade_url: 'https://example.vn/pricing',
+    });
+    h.clock.set(h.clock.now() - 2 * 86_400_000);
+  });
+
+  it('gives a credit back when the call it paid for fails upstream', async () => {
+    const acc = await h.account('nocredit');
+    await h.accounts.patchAccount(acc.id, { plan: 'tiny' });
+    h.deps.keyCache.invalidateAccount(acc.id);
+    await h.deps.credits.purchase(acc.id, 3, 'order-2');
+    for (let i = 0; i < 3; i++) await get(acc.key, '/v1/legal-documents?q=luat');
+    h.clock.advance(86_400_000);
+    for (let i = 0; i < 2; i++) await get(acc.key, '/v1/legal-documents?q=luat');
+    expect(await h.deps.credits.balance(acc.id)).toBe(3);
+    expect((await get(acc.key, '/v1/legal-documents?q=boom')).status).toBe(503);
+    expect(await h.deps.credits.balance(acc.id)).toBe(3);
+    expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    expect(await h.deps.credits.balance(acc.id)).toBe(2);
+    h.clock.advance(-86_400_000);
+  });
+
+  it('answers 429 rate_limited with Retry-After past the per-second window', async () => {
+    const { key } = await h.account('slow');
+    await get(key, '/v1/legal-documents?q=luat');
+    await get(key, '/v1/legal-documents?q=luat');
+    const res = await get(key, '/v1/legal-documents?q=luat');
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe('rate_limited');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shares the quota between the keys of one account', async () => {
+    const acc = await h.account('nocredit');
+    const other = generateApiKey();
+    await h.accounts.createKey({
+      id: newId('key_'),
+      account_id: acc.id,
+      key_hash: hashApiKey(other),
+      key_prefix: other.slice(0, 10),
+      ip_allowlist: [],
+      expires_at: null,
+    });
+    await get(acc.key, '/v1/legal-documents?q=luat');
+    await get(other, '/v1/legal-documents?q=luat');
+    expect((await get(other, '/v1/legal-documents?q=luat')).body.code).toBe('quota_exceeded');
+    expect((await me(acc.key)).quota.monthly_used).toBe(2);
+  });
+});
+
+describe('meter: full text', () => {
+  it('counts distinct documents opened with full text, reopening is free, and the cap answers 429 full_text_limit without consuming a call', async () => {
+    const { key } = await h.account('tiny');
+    expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
+    expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
+    expect((await get(key, '/v1/legal-documents/vb_12')).status).toBe(200);
+    const capped = await get(key, '/v1/legal-documents/vb_13');
+    expect(capped.status).toBe(429);
+    expect(capped.body.code).toBe('full_text_limit');
+    const m = await me(key);
+    expect(m.quota.full_text_daily_limit).toBe(2);
+    expect(m.quota.full_text_used_today).toBe(2);
+    expect(m.quota.monthly_used).toBe(3);
+  });
+
+  it('does not take a full-text slot for an unknown id', async () => {
+    const { key } = await h.account('tiny');
+    expect((await get(key, '/v1/legal-documents/vb_missing')).status).toBe(404);
+    expect((await me(key)).quota.full_text_used_today).toBe(0);
+  });
+});

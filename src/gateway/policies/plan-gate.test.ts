@@ -1,0 +1,94 @@
+import request from 'supertest';
+import { startHarness } from '../../../test/support/gateway-harness';
+import type { Harness } from '../../../test/support/gateway-harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness((raw) => {
+    raw.datasets.datasets.push({ ...raw.datasets.datasets[0]!, path: 'premium-docs', min_plan: 'starter' });
+  });
+});
+afterAll(() => h.close());
+
+describe('plan-gate: happy path', () => {
+  it('serves relations to Pro', async () => {
+    const { key } = await h.account('pro');
+    const res = await request(h.gw.app).get('/v1/legal-documents/vb_1/relations').set('X-Api-Key', key);
+    expect(res.status).toBe(200);
+    expect(res.body.data.cites).toEqual([{ id: 'vb_2' }]);
+  });
+
+  it('lists only the datasets of the caller plan in /v1/datasets', async () => {
+    const free = (await h.account('free')).key;
+    const starter = (await h.account('starter')).key;
+    const f = await request(h.gw.app).get('/v1/datasets').set('X-Api-Key', free);
+    const s = await request(h.gw.app).get('/v1/datasets').set('X-Api-Key', starter);
+    const paths = (r: request.Response) => (r.body.data as { path: string }[]).map((d) => d.path);
+    expect(paths(f)).not.toContain('/v1/premium-docs');
+    expect(paths(s)).toContain('/v1/premium-docs');
+    expect(paths(f)).toContain('/v1/legal-documents');
+  });
+});
+
+describe('plan-gate: errors', () => {
+  it('answers 403 plan_required with upgrade_url for relations below Pro, and costs nothing', async () => {
+    const { key } = await h.account('starter');
+    const res = await request(h.gw.app).get('/v1/legal-documents/vb_1/relations').set('X-Api-Key', key);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 'plan_required',
+      upgrade_url: 'https://example.vn/pricing',
+    });
+    expect(res.headers['x-quota-remaining']).toBe('20000');
+  });
+
+  it('answers 403 plan_required for a dataset above the plan', async () => {
+    const { key } = await h.account('free');
+    const res = await request(h.gw.app).get('/v1/premium-docs?q=luat').set('X-Api-Key', key);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('plan_required');
+  });
+});
+
+describe('field locking', () => {
+  it('gives Free a balanced HTML preview of content_html and names every locked field', async () => {
+    const { key } = await h.account('free');
+    const res = await request(h.gw.app).get('/v1/legal-documents/vb_5').set('X-Api-Key', key);
+    expect(res.status).toBe(200);
+    const html: string = res.body.data.content_html;
+    expect(html.length).toBeLessThan(1400);
+    expect(html.endsWith('…</b></p>') || html.endsWith('…</p>')).toBe(true);
+    expect(res.body.data.content_en_html).toBeUndefined();
+    expect(res.body.data.replaced_by).toBeUndefined();
+    expect(res.body.meta.locked_fields).toEqual([
+      'content_html',
+      'content_en_html',
+      'replaced_by',
+      'replaces',
+    ]);
+    expect(res.body.meta.upgrade_url).toBe('https://example.vn/pricing');
+  });
+
+  it('gives Starter the full text but withholds the Pro fields', async () => {
+    const { key } = await h.account('starter');
+    const res = await request(h.gw.app).get('/v1/legal-documents/vb_5').set('X-Api-Key', key);
+    expect(res.body.data.content_html.length).toBeGreaterThan(3000);
+    expect(res.body.data.content_en_html).toBeUndefined();
+    expect(res.body.meta.locked_fields).toEqual(['content_en_html', 'replaced_by', 'replaces']);
+  });
+
+  it('gives Pro every field and no locked fields', async () => {
+    const { key } = await h.account('pro');
+    const res = await request(h.gw.app).get('/v1/legal-documents/vb_5').set('X-Api-Key', key);
+    expect(res.body.data.content_en_html).toBe('<p>English</p>');
+    expect(res.body.data.replaces).toEqual([]);
+    expect(res.body.meta.locked_fields).toEqual([]);
+  });
+
+  it('names the locked fields on list responses too', async () => {
+    const { key } = await h.account('free');
+    const res = await request(h.gw.app).get('/v1/legal-documents?q=luat').set('X-Api-Key', key);
+    expect(res.body.meta.locked_fields).toContain('content_html');
+  });
+});

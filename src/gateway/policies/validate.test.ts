@@ -1,0 +1,137 @@
+import request from 'supertest';
+import { startHarness } from '../../../test/support/gateway-harness';
+import type { Harness } from '../../../test/support/gateway-harness';
+
+let h: Harness;
+let key: string;
+beforeAll(async () => {
+  h = await startHarness();
+  key = (await h.account('enterprise')).key;
+});
+afterAll(() => h.close());
+
+const get = (path: string) => request(h.gw.app).get(path).set('X-Api-Key', key);
+const lastUpstreamQuery = () => h.stub.seen.at(-1)!.query;
+
+describe('validate: happy path', () => {
+  it('forwards declared parameters with defaults applied and page/per_page set', async () => {
+    const res = await get('/v1/legal-documents?q=%20luat%20&type_id=3&issued_from=2024-02-29');
+    expect(res.status).toBe(200);
+    expect(lastUpstreamQuery()).toEqual({
+      q: 'luat',
+      search_in: 'name',
+      database: 'vbqppl',
+      type_id: '3',
+      issued_from: '2024-02-29',
+      sort: 'relevance',
+      page: '1',
+      per_page: '20',
+    });
+  });
+
+  it('does not forward parameters the dataset does not declare', async () => {
+    await get('/v1/legal-documents?q=luat&evil=1');
+    expect(lastUpstreamQuery().evil).toBeUndefined();
+  });
+
+  it('lowers per_page to the plan ceiling silently and reports it in meta', async () => {
+    const free = (await h.account('free')).key;
+    const res = await request(h.gw.app).get('/v1/legal-documents?q=luat&per_page=500').set('X-Api-Key', free);
+    expect(res.status).toBe(200);
+    expect(res.body.meta.per_page).toBe(20);
+    expect(res.body.data).toHaveLength(20);
+    expect(lastUpstreamQuery().per_page).toBe('20');
+  });
+
+  it('accepts booleans as true/false/1/0', async () => {
+    expect((await get('/v1/bailiff-offices?is_active=1')).status).toBe(200);
+    expect(lastUpstreamQuery().is_active).toBe('true');
+  });
+
+  it('computes has_more from the page, the plan ceiling and the total', async () => {
+    const free = (await h.account('free')).key;
+    const last = await request(h.gw.app).get('/v1/legal-documents?q=luat&page=5').set('X-Api-Key', free);
+    expect(last.body.meta).toMatchObject({ page: 5, max_page: 5, total: 1000, has_more: false });
+    const few = await get('/v1/legal-documents?q=few&per_page=3');
+    expect(few.body.meta).toMatchObject({ total: 3, has_more: false });
+    const more = await get('/v1/legal-documents?q=luat&per_page=3');
+    expect(more.body.meta.has_more).toBe(true);
+  });
+});
+
+describe('validate: errors', () => {
+  it.each([
+    ['/v1/legal-documents', 'no filter at all'],
+    ['/v1/legal-documents?database=ban-an', 'only a non-filter parameter'],
+    ['/v1/legal-documents?q=', 'an empty q'],
+    ['/v1/legal-documents?type_id=abc', 'a non-numeric id'],
+    ['/v1/legal-documents?type_id=-1', 'a negative id'],
+    ['/v1/legal-documents?issued_from=2025-02-30', 'a date that does not exist'],
+    ['/v1/legal-documents?issued_from=15/01/2024', 'a date in another format'],
+    ['/v1/legal-documents?q=luat&sort=popular', 'a value outside the enum'],
+    ['/v1/legal-documents?q=luat&database=foo', 'an unknown database'],
+    ['/v1/legal-documents?q=luat&search_in=body', 'an unknown search_in'],
+    ['/v1/bailiff-offices?is_active=yes', 'a boolean that is not true/false'],
+    ['/v1/legal-documents?q=luat&page=0', 'page 0'],
+    ['/v1/legal-documents?q=luat&page=abc', 'a non-numeric page'],
+    ['/v1/legal-documents?q=luat&per_page=0', 'per_page 0'],
+    ['/v1/legal-documents?q=luat&per_page=-5', 'a negative per_page'],
+    ['/v1/legal-documents?q=luat&q=dat', 'a repeated parameter'],
+    ['/v1/legal-documents?q=%E0%A4%A', 'bad percent-encoding'],
+    ['/v1/legal-documents?q=lu%00at', 'a control character'],
+    [`/v1/legal-documents?q=${'a'.repeat(201)}`, 'a q longer than its max length'],
+  ])('answers 422 invalid_request for %s (%s) without calling the upstream', async (path) => {
+    h.stub.seen.length = 0;
+    const res = await get(path);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: 'invalid_request' });
+    expect(typeof res.body.message).toBe('string');
+    expect(h.stub.seen).toHaveLength(0);
+  });
+
+  it('answers 422 page_limit past the plan maximum, with upgrade_url', async () => {
+    const free = (await h.account('free')).key;
+    const res = await request(h.gw.app).get('/v1/legal-documents?q=luat&page=6').set('X-Api-Key', free);
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('page_limit');
+    expect(res.body.upgrade_url).toBe('https://example.vn/pricing');
+  });
+
+  it('answers page_limit (not a 5xx) for an absurdly large page', async () => {
+    const res = await get('/v1/legal-documents?q=luat&page=999999999999999999999999');
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('page_limit');
+  });
+
+  it('does not count a validation failure against the quota', async () => {
+    const acc = await h.account('free');
+    await request(h.gw.app).get('/v1/legal-documents').set('X-Api-Key', acc.key);
+    const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', acc.key);
+    expect(me.body.data.quota.monthly_used).toBe(0);
+  });
+});
+
+describe('validate: security', () => {
+  it('answers a very long URL with a 4xx envelope', async () => {
+    const res = await get(`/v1/legal-documents?q=${'x'.repeat(10_000)}`);
+    expect(res.status).toBe(422);
+    expect(res.body.success).toBe(false);
+  });
+
+  it('answers malformed input of many kinds with a 4xx, never a 5xx', async () => {
+    const paths = [
+      '/v1/legal-documents?%',
+      '/v1/legal-documents?q=%ZZ',
+      '/v1/%E0%A4%A',
+      '/v1/legal-documents?q[]=a',
+      '/v1/legal-documents?q=%F0%9F%98',
+      '/v1/legal-documents/vb_%00',
+    ];
+    for (const p of paths) {
+      const res = await get(p);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.body.success).toBe(false);
+    }
+  });
+});
