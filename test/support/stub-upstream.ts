@@ -32,7 +32,7 @@ function legalRow(n: number): Record<string, unknown> {
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
  * *_missing → 404, *_boom → 500, *_slow → answers after 3 s; q=bad → 422, q=boom → 500.
  */
-export async function startStubUpstream(): Promise<{
+export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   url: string;
   seen: SeenRequest[];
   close(): Promise<void>;
@@ -87,10 +87,10 @@ export async function startStubUpstream(): Promise<{
     else send();
   });
   const server: Server = createServer(app);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(0, host, () => r()));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     seen,
     close: () =>
       new Promise<void>((r) => {

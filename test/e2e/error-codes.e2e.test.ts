@@ -1,0 +1,105 @@
+import { adminCall, apiGet, configWithFreePorts, newAccount, startProductProcess } from './product-process';
+import type { ProductProcess } from './product-process';
+import { ADMIN_SECRET } from './product-process';
+
+// The embedded product in its own process (PGlite, in-memory counters, built-in upstreams), with
+// the directory upstream pointed at an address where nothing answers.
+let p: ProductProcess;
+beforeAll(async () => {
+  const configDir = await configWithFreePorts((docs) => docs.upstreams.setIn(['upstreams', 'directory', 'url'], 'http://127.0.0.2:9'));
+  p = await startProductProcess({ CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET });
+}, 180_000);
+afterAll(async () => {
+  await p?.stop();
+});
+
+describe('every error code the gateway owns, through a real process', () => {
+  it('401 unauthorized without a key, with a wrong key, and with a key in the query string', async () => {
+    const acc = await newAccount(p, 'free');
+    for (const r of [
+      await apiGet(p, '/v1/legal-documents?q=luat'),
+      await apiGet(p, '/v1/legal-documents?q=luat', 'lk_' + 'x'.repeat(43)),
+      await apiGet(p, `/v1/legal-documents?q=luat&api_key=${acc.key}`, acc.key),
+    ]) {
+      expect(r.status).toBe(401);
+      expect(r.body).toMatchObject({ success: false, code: 'unauthorized' });
+    }
+  });
+
+  it('401 for a revoked key, within a second of the admin call', async () => {
+    const acc = await newAccount(p, 'free');
+    expect((await apiGet(p, '/v1/legal-documents?q=luat', acc.key)).status).toBe(200);
+    expect((await adminCall(p, 'DELETE', `/admin/keys/${acc.keyId}`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await apiGet(p, '/v1/legal-documents?q=luat', acc.key)).status).toBe(401);
+  });
+
+  it('403 plan_required, email_unverified, account_restricted and ip_not_allowed', async () => {
+    const free = await newAccount(p, 'free');
+    const relations = await apiGet(p, '/v1/legal-documents/vb_x1/relations', free.key);
+    expect(relations.status).toBe(403);
+    expect(relations.body).toMatchObject({ code: 'plan_required', upgrade_url: expect.any(String) });
+
+    const unverified = await newAccount(p, 'free', { email_verified: false });
+    expect((await apiGet(p, '/v1/legal-documents?q=luat', unverified.key)).body.code).toBe('email_unverified');
+
+    const locked = await newAccount(p, 'starter');
+    await adminCall(p, 'PATCH', `/admin/accounts/${locked.id}`, { restricted_until: new Date(Date.now() + 3_600_000).toISOString() });
+    await new Promise((r) => setTimeout(r, 1000));
+    const res = await apiGet(p, '/v1/legal-documents?q=luat', locked.key);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('account_restricted');
+    await adminCall(p, 'PATCH', `/admin/accounts/${locked.id}`, { restricted_until: null });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await apiGet(p, '/v1/legal-documents?q=luat', locked.key)).status).toBe(200);
+
+    const fenced = await newAccount(p, 'starter', { ip_allowlist: ['203.0.113.0/24'] });
+    const outside = await apiGet(p, '/v1/legal-documents?q=luat', fenced.key);
+    expect(outside.status).toBe(403);
+    expect(outside.body.code).toBe('ip_not_allowed');
+  });
+
+  it('the admin API refuses an IP allowlist for a Free account', async () => {
+    const acc = await adminCall(p, 'POST', '/admin/accounts', { email: 'fence-free@example.vn', plan: 'free', email_verified: true });
+    const key = await adminCall(p, 'POST', `/admin/accounts/${String(acc.json.id)}/keys`, { ip_allowlist: ['10.0.0.0/8'] });
+    expect(key.status).toBe(403);
+    expect(key.json.code).toBe('plan_required');
+  });
+
+  it('404 not_found for an unknown id (counted) and an unknown endpoint (not counted)', async () => {
+    const acc = await newAccount(p, 'pro');
+    expect((await apiGet(p, '/v1/legal-documents/vb_doesnotexist', acc.key)).status).toBe(404);
+    expect((await apiGet(p, '/v1/no-such-thing', acc.key)).status).toBe(404);
+    const me = await apiGet(p, '/v1/me', acc.key);
+    expect((me.body.data as { quota: { monthly_used: number } }).quota.monthly_used).toBe(1);
+  });
+
+  it('422 invalid_request and page_limit', async () => {
+    const acc = await newAccount(p, 'free');
+    expect((await apiGet(p, '/v1/legal-documents', acc.key)).body.code).toBe('invalid_request');
+    expect((await apiGet(p, '/v1/legal-documents?q=luat&issued_from=2025-02-30', acc.key)).body.code).toBe('invalid_request');
+    const deep = await apiGet(p, '/v1/legal-documents?q=luat&page=6', acc.key);
+    expect(deep.status).toBe(422);
+    expect(deep.body.code).toBe('page_limit');
+  });
+
+  it('503 search_unavailable when an upstream does not answer, and the call is not counted', async () => {
+    const acc = await newAccount(p, 'pro');
+    const res = await apiGet(p, '/v1/bailiff-offices?q=van', acc.key);
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ success: false, code: 'search_unavailable' });
+    const me = await apiGet(p, '/v1/me', acc.key);
+    expect((me.body.data as { quota: { monthly_used: number } }).quota.monthly_used).toBe(0);
+  });
+
+  it('serves real data with the reference envelope on the embedded default', async () => {
+    const acc = await newAccount(p, 'free');
+    const res = await apiGet(p, '/v1/legal-documents?q=luat%20dat%20dai', acc.key);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    const rows = res.body.data as { name: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r.name.normalize('NFD').replace(/\p{M}/gu, '').replace(/đ/gi, 'd').toLowerCase()).toMatch(/luat.*dat.*dai|dat.*dai.*luat|dai/);
+    expect(res.body.meta).toMatchObject({ page: 1, per_page: 20, max_page: 5, locked_fields: expect.any(Array) });
+  });
+});

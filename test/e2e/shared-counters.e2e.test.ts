@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/databases';
+import { startStubUpstream } from '../support/stub-upstream';
+import { ADMIN_SECRET, adminCall, apiGet, newAccount, startProductProcess, tempConfig } from './product-process';
+import type { ProductProcess } from './product-process';
+
+// Two gateway processes sharing one Redis and one PostgreSQL schema, in front of a stub upstream
+// on 127.0.0.2 (an external upstream: neither process starts a built-in one).
+const schema = `e2e_${randomBytes(5).toString('hex')}`;
+let stub: Awaited<ReturnType<typeof startStubUpstream>>;
+let a: ProductProcess;
+let b: ProductProcess;
+
+beforeAll(async () => {
+  const pg = new Client({ connectionString: TEST_DATABASE_URL });
+  await pg.connect();
+  await pg.query(`CREATE SCHEMA ${schema}`);
+  await pg.end();
+  stub = await startStubUpstream('127.0.0.2');
+  const configDir = tempConfig((docs) => {
+    for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) {
+      if (docs.upstreams.hasIn(['upstreams', name])) docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
+    }
+    docs.plans.setIn(['plans', 'metered'], docs.plans.createNode({ monthly_calls: 37, daily_calls: 10000, per_minute: 10000, per_second: 10000, per_page_max: 20, max_page: 5, full_text_daily: 10, ip_allowlist: true, extra_credits: true, bulk_watch: false }));
+  });
+  const env = {
+    CONFIG_DIR: configDir,
+    DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`,
+    REDIS_URL: TEST_REDIS_URL,
+    ADMIN_JWT_SECRET: ADMIN_SECRET,
+    LOG_LEVEL: 'warn',
+  };
+  a = await startProductProcess({ ...env, LOG_LEVEL: 'info' });
+  b = await startProductProcess({ ...env, LOG_LEVEL: 'info' });
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await stub?.close();
+  const pg = new Client({ connectionString: TEST_DATABASE_URL });
+  await pg.connect();
+  await pg.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await pg.end();
+});
+
+const burst = (n: number, key: string) =>
+  Promise.all(Array.from({ length: n }, (_, i) => apiGet(i % 2 ? a : b, '/v1/legal-documents?q=luat', key)));
+
+describe('metering shared by two gateway replicas', () => {
+  it('admits exactly N of 120 concurrent requests against a monthly quota of N', async () => {
+    const acc = await newAccount(a, 'metered');
+    const results = await burst(120, acc.key);
+    const ok = results.filter((r) => r.status === 200).length;
+    const refused = results.filter((r) => r.status === 429 && r.body.code === 'quota_exceeded').length;
+    expect(ok).toBe(37);
+    expect(refused).toBe(83);
+    const me = await apiGet(b, '/v1/me', acc.key);
+    expect((me.body.data as { quota: { monthly_used: number } }).quota.monthly_used).toBe(37);
+  });
+
+  it('spends purchased credits exactly once each under concurrency: the balance ends at 0, never below', async () => {
+    const acc = await newAccount(a, 'metered');
+    const buy = await adminCall(b, 'POST', `/admin/accounts/${acc.id}/credits`, { amount: 25, reference: 'invoice-1' });
+    expect(buy.json.extra_credits).toBe(25);
+    const replay = await adminCall(a, 'POST', `/admin/accounts/${acc.id}/credits`, { amount: 25, reference: 'invoice-1' });
+    expect(replay.json).toMatchObject({ extra_credits: 25, applied: false });
+    const results = await burst(110, acc.key);
+    expect(results.filter((r) => r.status === 200).length).toBe(37 + 25);
+    const last = results.filter((r) => r.status === 429);
+    expect(last.every((r) => r.body.code === 'quota_exceeded')).toBe(true);
+    expect(last.some((r) => r.body.buy_credits_url)).toBe(true);
+    const account = await adminCall(a, 'GET', `/admin/accounts/${acc.id}`);
+    expect(account.json.extra_credits).toBe(0);
+  });
+
+  it('applies a plan change made on one replica to the other within a second, with usage already counted', async () => {
+    const acc = await newAccount(a, 'metered');
+    // Keep the burst and the check inside one per-minute window.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    await burst(10, acc.key);
+    await adminCall(a, 'PATCH', `/admin/accounts/${acc.id}`, { plan: 'free' });
+    await new Promise((r) => setTimeout(r, 1000));
+    // Free allows 10 requests a minute: the 10 already made this minute count at once.
+    const res = await apiGet(b, '/v1/legal-documents?q=luat', acc.key);
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe('rate_limited');
+    expect(res.headers.get('x-quota-limit')).toBe('1000');
+    expect(res.headers.get('x-quota-remaining')).toBe(String(1000 - 10));
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+});
