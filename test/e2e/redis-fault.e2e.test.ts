@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { TEST_DATABASE_URL } from '../support/databases';
+import { startStubUpstream } from '../support/stub-upstream';
+import { ADMIN_SECRET, apiGet, freePort, newAccount, startProductProcess, tempConfig } from './product-process';
+import type { ProductProcess } from './product-process';
+
+// A private redis-server we can stop and start, behind gateways in 'open' and 'closed' mode.
+const schema = `e2e_${randomBytes(5).toString('hex')}`;
+let redisPort: number;
+let redis: ChildProcess | undefined;
+let stub: Awaited<ReturnType<typeof startStubUpstream>>;
+let open: ProductProcess;
+let closed: ProductProcess;
+
+async function startRedis(): Promise<void> {
+  redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let i = 0; i < 50; i++) {
+    try {
+      const s = await import('node:net').then((net) => net.connect(redisPort, '127.0.0.1'));
+      await new Promise<void>((r, j) => s.once('connect', () => (s.end(), r())).once('error', j));
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('redis-server did not start');
+}
+
+async function stopRedis(): Promise<void> {
+  if (!redis) return;
+  const r = redis;
+  redis = undefined;
+  await new Promise<void>((done) => {
+    r.once('exit', () => done());
+    r.kill('SIGKILL');
+  });
+}
+
+beforeAll(async () => {
+  redisPort = await freePort();
+  await startRedis();
+  const pg = new Client({ connectionString: TEST_DATABASE_URL });
+  await pg.connect();
+  await pg.query(`CREATE SCHEMA ${schema}`);
+  await pg.end();
+  stub = await startStubUpstream('127.0.0.2');
+  const config = (mode: string) =>
+    tempConfig((docs) => {
+      for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) {
+        if (docs.upstreams.hasIn(['upstreams', name])) docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
+      }
+      docs.gateway.set('store_failure', mode);
+    });
+  const env = {
+    DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`,
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    ADMIN_JWT_SECRET: ADMIN_SECRET,
+  };
+  open = await startProductProcess({ ...env, CONFIG_DIR: config('open') });
+  closed = await startProductProcess({ ...env, CONFIG_DIR: config('closed') });
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([open?.stop(), closed?.stop()]);
+  await stopRedis();
+  await stub?.close();
+  const pg = new Client({ connectionString: TEST_DATABASE_URL });
+  await pg.connect();
+  await pg.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await pg.end();
+});
+
+const used = async (p: ProductProcess, key: string): Promise<number> =>
+  ((await apiGet(p, '/v1/me', key)).body.data as { quota: { monthly_used: number } }).quota.monthly_used;
+
+describe('Redis stopped and restarted during traffic', () => {
+  it('open mode: no 5xx while Redis is down, then shared counting resumes', async () => {
+    const acc = await newAccount(open, 'pro');
+    for (let i = 0; i < 3; i++) expect((await apiGet(open, '/v1/legal-documents?q=luat', acc.key)).status).toBe(200);
+    const closedAcc = await newAccount(closed, 'pro');
+    expect((await apiGet(closed, '/v1/legal-documents?q=luat', closedAcc.key)).status).toBe(200);
+
+    await stopRedis();
+    const during = await Promise.all(Array.from({ length: 20 }, () => apiGet(open, '/v1/legal-documents?q=luat', acc.key)));
+    expect(during.map((r) => r.status).filter((s) => s >= 500)).toEqual([]);
+    expect(during.every((r) => r.status === 200)).toBe(true);
+
+    // closed mode refuses with the documented 503 code instead of serving uncounted calls
+    const refused = await apiGet(closed, '/v1/legal-documents?q=luat', closedAcc.key);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ success: false, code: 'service_unavailable' });
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+
+    const metrics = await (await fetch(`${open.admin}/metrics`)).text();
+    expect(metrics).toMatch(/lookup_store_fallback_active 1/);
+
+    await startRedis();
+    await new Promise((r) => setTimeout(r, 3000));
+    // This private Redis keeps nothing on disk, so its counters restart empty (production runs AOF);
+    // what matters here is that counting is shared again: each call lands in Redis.
+    const before = await used(open, acc.key);
+    expect((await apiGet(open, '/v1/legal-documents?q=luat', acc.key)).status).toBe(200);
+    expect((await apiGet(open, '/v1/legal-documents?q=luat', acc.key)).status).toBe(200);
+    expect(await used(open, acc.key)).toBe(before + 2);
+    expect(await used(closed, acc.key).catch(() => -1)).not.toBe(0);
+    expect((await apiGet(closed, '/v1/legal-documents?q=luat', closedAcc.key)).status).toBe(200);
+    expect(await (await fetch(`${open.admin}/metrics`)).text()).toMatch(/lookup_store_fallback_active 0/);
+  }, 60_000);
+});
