@@ -86,6 +86,16 @@ export class AccountRepo {
     return r.rows[0] && toAccount(r.rows[0]);
   }
 
+  /** Locks an account that is not locked now; false when it already was (so one lock is logged once). */
+  async lockUntil(id: string, untilMs: number, nowMs: number): Promise<boolean> {
+    const r = await this.db.query<{ id: string }>(
+      `UPDATE accounts SET restricted_until = $2, updated_at = now()
+        WHERE id = $1 AND (restricted_until IS NULL OR restricted_until <= $3) RETURNING id`,
+      [id, iso(untilMs), iso(nowMs)],
+    );
+    return r.rows.length > 0;
+  }
+
   async createKey(k: {
     id: string;
     account_id: string;

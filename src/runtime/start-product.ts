@@ -5,6 +5,8 @@ import { AccountRepo } from '../accounts/account-repo';
 import { KeyCache } from '../accounts/key-cache';
 import { createAdminVerifier } from '../admin/admin-auth';
 import { createAdminApp } from '../admin/create-admin-app';
+import { BulkWatch } from '../bulk-watch/bulk-watch';
+import { DatasetStats } from '../bulk-watch/dataset-stats';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
@@ -101,7 +103,18 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     { issuer: id.issuer, audience: id.audience, ttlSeconds: id.ttl_seconds },
     clock,
   );
-  const deps = { clock, logger, accounts, keyCache, meter: stores.meter, credits, identity, metrics };
+  const bulkWatch = new BulkWatch({ config: () => config, meter: stores.meter, accounts, bus: stores.bus, stats: new DatasetStats(() => config, clock), clock, logger, metrics });
+  const deps = {
+    clock,
+    logger,
+    accounts,
+    keyCache,
+    meter: stores.meter,
+    credits,
+    identity,
+    metrics,
+    onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) => bulkWatch.record(accountId, dataset, ids, plan),
+  };
   const gateway = createApp(config, deps);
 
   let secret = opts.adminJwtSecret;
@@ -121,6 +134,9 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     bus: stores.bus,
     clock,
     logger,
+    accountDetails: async (a) => ({
+      bulk_watch: { window_days: config.raw.gateway.bulk_watch.window_days, datasets: await bulkWatch.shares(a.id).catch(() => []) },
+    }),
     verify: createAdminVerifier({
       secret: opts.adminJwksUrl ? undefined : secret,
       jwksUrl: opts.adminJwksUrl,

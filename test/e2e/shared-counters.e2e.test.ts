@@ -22,6 +22,7 @@ beforeAll(async () => {
     for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) {
       if (docs.upstreams.hasIn(['upstreams', name])) docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
     }
+    docs.plans.setIn(['plans', 'harvest'], docs.plans.createNode({ monthly_calls: 100000, daily_calls: 10000, per_minute: 10000, per_second: 10000, per_page_max: 100, max_page: 100, full_text_daily: 10, ip_allowlist: true, extra_credits: true, bulk_watch: true }));
     docs.plans.setIn(['plans', 'metered'], docs.plans.createNode({ monthly_calls: 37, daily_calls: 10000, per_minute: 10000, per_second: 10000, per_page_max: 20, max_page: 5, full_text_daily: 10, ip_allowlist: true, extra_credits: true, bulk_watch: false }));
   });
   const env = {
@@ -89,5 +90,22 @@ describe('metering shared by two gateway replicas', () => {
     expect(res.headers.get('x-quota-limit')).toBe('1000');
     expect(res.headers.get('x-quota-remaining')).toBe(String(1000 - 10));
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('enforces a bulk-extraction lock set on one replica on the other', async () => {
+    const acc = await newAccount(a, 'harvest');
+    for (let page = 1; page <= 6; page++) {
+      expect((await apiGet(a, `/v1/legal-documents?q=p${page}&per_page=100&page=${page}`, acc.key)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    const res = await apiGet(b, '/v1/legal-documents?q=luat', acc.key);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('account_restricted');
+    const account = await adminCall(b, 'GET', `/admin/accounts/${acc.id}`);
+    const watched = (account.json.bulk_watch as { datasets: { dataset: string; distinct_ids: number }[] }).datasets;
+    expect(watched[0]!.dataset).toBe('legal-documents');
+    expect(Math.abs(watched[0]!.distinct_ids - 600)).toBeLessThan(15); // HyperLogLog estimate
+    expect(a.output()).toContain('bulk_extraction_lock');
   });
 });

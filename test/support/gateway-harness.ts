@@ -9,7 +9,10 @@ import type { RawConfig } from '../../src/config/load-config';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
 import { openPgliteDb } from '../../src/db/pglite-db';
+import { BulkWatch } from '../../src/bulk-watch/bulk-watch';
+import { DatasetStats } from '../../src/bulk-watch/dataset-stats';
 import { createApp } from '../../src/gateway/create-app';
+import { InProcessInvalidationBus } from '../../src/stores/invalidation-bus';
 import type { GatewayApp } from '../../src/gateway/create-app';
 import type { GatewayDeps } from '../../src/gateway/deps';
 import { createIdentitySigner } from '../../src/gateway/identity-signer';
@@ -33,6 +36,7 @@ export interface Harness {
   db: Db;
   clock: ManualClock;
   stub: Awaited<ReturnType<typeof startStubUpstream>>;
+  bulkWatch: BulkWatch;
   accounts: AccountRepo;
   /** Creates a verified account on the plan with one key; returns both. */
   account(
@@ -69,6 +73,12 @@ export async function startHarness(
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };
+  const bus = new InProcessInvalidationBus();
+  bus.subscribe((msg) => {
+    if (msg.type === 'account') deps.keyCache.invalidateAccount(msg.accountId);
+  });
+  const bulkWatch = new BulkWatch({ config: () => config, meter: deps.meter, accounts, bus, stats: new DatasetStats(() => config, clock), clock, logger: deps.logger, metrics: deps.metrics });
+  deps.onIdsReturned = (acc, ds, ids, plan) => bulkWatch.record(acc, ds, ids, plan);
   const gw = createApp(config, deps);
   return {
     gw,
@@ -78,6 +88,7 @@ export async function startHarness(
     clock,
     stub,
     accounts,
+    bulkWatch,
     async account(plan, opts = {}) {
       const acc = await accounts.createAccount({
         id: newId('acc_'),

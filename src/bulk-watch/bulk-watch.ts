@@ -1,0 +1,94 @@
+import type { AccountRepo } from '../accounts/account-repo';
+import type { RuntimeConfig } from '../config/compile-config';
+import type { MeterStore } from '../metering/meter-store';
+import { computeWindows } from '../metering/windows';
+import type { GatewayMetrics } from '../observability/gateway-metrics';
+import type { InvalidationBus } from '../stores/invalidation-bus';
+import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
+import type { DatasetStats } from './dataset-stats';
+
+export interface BulkWatchDeps {
+  config: () => RuntimeConfig;
+  meter: MeterStore;
+  accounts: AccountRepo;
+  bus: InvalidationBus;
+  stats: DatasetStats;
+  clock: Clock;
+  logger: Logger;
+  metrics: GatewayMetrics;
+}
+
+export interface WatchedShare {
+  dataset: string;
+  distinct_ids: number;
+  dataset_size: number | null;
+  share: number | null;
+  threshold: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Bulk-extraction watch: distinct record ids each account received per dataset, over the last
+ * window_days days (HyperLogLog day keys, union by PFCOUNT). Past max(min_records, max_share × size)
+ * the account is locked for lock_hours, durably in the database, and every replica is told.
+ */
+export class BulkWatch {
+  constructor(private readonly deps: BulkWatchDeps) {}
+
+  /** The window's day keys in the service time zone, today first. */
+  dayKeys(nowMs: number): string[] {
+    const { timezone } = this.deps.config().raw.plans;
+    const days = this.deps.config().raw.gateway.bulk_watch.window_days;
+    const keys = new Set<string>();
+    for (let i = 0; keys.size < days && i < days + 2; i++) keys.add(computeWindows(nowMs - i * DAY_MS, timezone).dayKey);
+    return [...keys];
+  }
+
+  threshold(dataset: string): { threshold: number; size: number | undefined } {
+    const bw = this.deps.config().raw.gateway.bulk_watch;
+    const size = this.deps.stats.size(dataset);
+    return { threshold: Math.max(bw.min_records, size === undefined ? 0 : Math.floor(bw.max_share * size)), size };
+  }
+
+  /** Called after the response is sent: never on the request's path, never throws. */
+  record(accountId: string, dataset: string, ids: string[], planName: string): void {
+    const plan = this.deps.config().plans.get(planName);
+    if (!plan?.bulk_watch) return;
+    void this.recordNow(accountId, dataset, ids).catch((err: unknown) =>
+      this.deps.logger.warn({ err: (err as Error).message, account_id: accountId, dataset }, 'bulk watch: recording failed'),
+    );
+  }
+
+  async recordNow(accountId: string, dataset: string, ids: string[]): Promise<void> {
+    const now = this.deps.clock.now();
+    const days = this.dayKeys(now);
+    const distinct = await this.deps.meter.recordAndCount(accountId, dataset, days[0]!, ids, days);
+    const { threshold, size } = this.threshold(dataset);
+    if (distinct <= threshold) return;
+    const until = now + this.deps.config().raw.gateway.bulk_watch.lock_hours * 3_600_000;
+    const locked = await this.deps.accounts.lockUntil(accountId, until, now);
+    if (!locked) return;
+    await this.deps.bus.publish({ type: 'account', accountId });
+    this.deps.metrics.bulkLocks.inc({ dataset });
+    this.deps.logger.warn(
+      { event: 'bulk_extraction_lock', account_id: accountId, dataset, distinct_ids: distinct, dataset_size: size ?? null, share: size ? distinct / size : null, threshold, restricted_until: new Date(until).toISOString() },
+      'account locked for bulk extraction',
+    );
+  }
+
+  /** Each watched dataset's share for one account (admin API). */
+  async shares(accountId: string): Promise<WatchedShare[]> {
+    const days = this.dayKeys(this.deps.clock.now());
+    const out: WatchedShare[] = [];
+    for (const ds of this.deps.config().datasets.values()) {
+      if (!ds.bulkWatch) continue;
+      const distinct = await this.deps.meter.countDistinct(accountId, ds.path, days);
+      if (distinct === 0) continue;
+      const { threshold, size } = this.threshold(ds.path);
+      out.push({ dataset: ds.path, distinct_ids: distinct, dataset_size: size ?? null, share: size ? distinct / size : null, threshold });
+    }
+    return out;
+  }
+}

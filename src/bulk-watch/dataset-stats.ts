@@ -1,0 +1,44 @@
+import type { RuntimeConfig } from '../config/compile-config';
+import type { Clock } from '../util/clock';
+
+/**
+ * Dataset sizes from each upstream's /{path}/_stats (DESIGN §4), cached and refreshed in the
+ * background of the call that finds them stale; an unknown size is reported as undefined.
+ */
+export class DatasetStats {
+  private readonly sizes = new Map<string, { total: number; at: number }>();
+  private readonly loading = new Set<string>();
+
+  constructor(
+    private readonly config: () => RuntimeConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The last known size; starts a refresh when it is missing or older than the refresh period. */
+  size(path: string): number | undefined {
+    const hit = this.sizes.get(path);
+    const maxAge = this.config().raw.gateway.bulk_watch.stats_refresh_seconds * 1000;
+    if (!hit || this.clock.now() - hit.at > maxAge) void this.refresh(path);
+    return hit?.total;
+  }
+
+  async refresh(path: string): Promise<number | undefined> {
+    const cfg = this.config();
+    const ds = cfg.datasets.get(path);
+    const up = ds && cfg.upstreams.get(ds.upstream);
+    if (!ds || !up || this.loading.has(path)) return this.sizes.get(path)?.total;
+    this.loading.add(path);
+    try {
+      const r = await fetch(new URL(`/${ds.upstreamPath}/_stats`, up.url), { signal: AbortSignal.timeout(up.timeout_ms) });
+      const body = (await r.json()) as { total?: unknown };
+      if (r.ok && typeof body.total === 'number' && Number.isFinite(body.total)) {
+        this.sizes.set(path, { total: body.total, at: this.clock.now() });
+      }
+    } catch {
+      // keep the last known size; the next call tries again
+    } finally {
+      this.loading.delete(path);
+    }
+    return this.sizes.get(path)?.total;
+  }
+}
