@@ -6,10 +6,26 @@ const DAY = 86_400_000;
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness((raw) => {
-    const big = { monthly_calls: 1_000_000, daily_calls: 100_000, per_minute: 10_000, per_second: 10_000, per_page_max: 100, max_page: 100, full_text_daily: 10, ip_allowlist: true, extra_credits: true };
+    const big = {
+      monthly_calls: 1_000_000,
+      daily_calls: 100_000,
+      per_minute: 10_000,
+      per_second: 10_000,
+      per_page_max: 100,
+      max_page: 100,
+      full_text_daily: 10,
+      ip_allowlist: true,
+      extra_credits: true,
+    };
     raw.plans.plans.harvest = { ...big, bulk_watch: true };
     raw.plans.plans.sync = { ...big, bulk_watch: false };
-    raw.gateway.bulk_watch = { window_days: 3, max_share: 0.05, min_records: 500, lock_hours: 24, stats_refresh_seconds: 600 };
+    raw.gateway.bulk_watch = {
+      window_days: 3,
+      max_share: 0.05,
+      min_records: 500,
+      lock_hours: 24,
+      stats_refresh_seconds: 600,
+    };
   });
 });
 afterAll(() => h.close());
@@ -18,7 +34,10 @@ const settle = () => new Promise((r) => setTimeout(r, 30));
 async function pages(key: string, q: string, from: number, to: number): Promise<number[]> {
   const statuses: number[] = [];
   for (let p = from; p <= to; p++) {
-    statuses.push((await request(h.gw.app).get(`/v1/legal-documents?q=${q}&per_page=100&page=${p}`).set('X-Api-Key', key)).status);
+    statuses.push(
+      (await request(h.gw.app).get(`/v1/legal-documents?q=${q}&per_page=100&page=${p}`).set('X-Api-Key', key))
+        .status,
+    );
     await settle();
   }
   return statuses;
@@ -39,15 +58,23 @@ describe('bulk-extraction watch', () => {
     expect(res.body.code).toBe('account_restricted');
     const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', acc.key);
     expect(me.status).toBe(200);
-    expect(me.body.data.account.restricted_until).toBe(new Date(h.clock.now() + 24 * 3_600_000).toISOString());
+    expect(me.body.data.account.restricted_until).toBe(
+      new Date(h.clock.now() + 24 * 3_600_000).toISOString(),
+    );
     const shares = await h.bulkWatch.shares(acc.id);
-    expect(shares).toEqual([{ dataset: 'legal-documents', distinct_ids: 600, dataset_size: 1000, share: 0.6, threshold: 500 }]);
-    expect(await h.deps.metrics.registry.getSingleMetricAsString('lookup_bulk_locks_total')).toContain('dataset="legal-documents"} 1');
+    expect(shares).toEqual([
+      { dataset: 'legal-documents', distinct_ids: 600, dataset_size: 1000, share: 0.6, threshold: 500 },
+    ]);
+    expect(await h.deps.metrics.registry.getSingleMetricAsString('lookup_bulk_locks_total')).toContain(
+      'dataset="legal-documents"} 1',
+    );
 
     // unlock (the admin API's PATCH restricted_until null) restores access
     await h.accounts.patchAccount(acc.id, { restricted_until: null });
     h.deps.keyCache.invalidateAccount(acc.id);
-    expect((await request(h.gw.app).get('/v1/legal-documents?q=e').set('X-Api-Key', acc.key)).status).toBe(200);
+    expect((await request(h.gw.app).get('/v1/legal-documents?q=e').set('X-Api-Key', acc.key)).status).toBe(
+      200,
+    );
     h.clock.set(start);
   });
 
@@ -58,14 +85,18 @@ describe('bulk-extraction watch', () => {
       expect(await pages(acc.key, 'x', i * 2 + 1, i * 2 + 2)).toEqual([200, 200]);
       h.clock.advance(3 * DAY);
     }
-    expect((await request(h.gw.app).get('/v1/legal-documents?q=y').set('X-Api-Key', acc.key)).status).toBe(200);
+    expect((await request(h.gw.app).get('/v1/legal-documents?q=y').set('X-Api-Key', acc.key)).status).toBe(
+      200,
+    );
     h.clock.set(start);
   });
 
   it('never locks a plan without bulk_watch (Enterprise-style full synchronisation)', async () => {
     const acc = await h.account('sync');
     expect(await pages(acc.key, 'z', 1, 8)).toEqual(Array(8).fill(200));
-    expect((await request(h.gw.app).get('/v1/legal-documents?q=y').set('X-Api-Key', acc.key)).status).toBe(200);
+    expect((await request(h.gw.app).get('/v1/legal-documents?q=y').set('X-Api-Key', acc.key)).status).toBe(
+      200,
+    );
     expect(await h.bulkWatch.shares(acc.id)).toEqual([]);
   });
 

@@ -42,14 +42,18 @@ export class BulkWatch {
     const { timezone } = this.deps.config().raw.plans;
     const days = this.deps.config().raw.gateway.bulk_watch.window_days;
     const keys = new Set<string>();
-    for (let i = 0; keys.size < days && i < days + 2; i++) keys.add(computeWindows(nowMs - i * DAY_MS, timezone).dayKey);
+    for (let i = 0; keys.size < days && i < days + 2; i++)
+      keys.add(computeWindows(nowMs - i * DAY_MS, timezone).dayKey);
     return [...keys];
   }
 
   threshold(dataset: string): { threshold: number; size: number | undefined } {
     const bw = this.deps.config().raw.gateway.bulk_watch;
     const size = this.deps.stats.size(dataset);
-    return { threshold: Math.max(bw.min_records, size === undefined ? 0 : Math.floor(bw.max_share * size)), size };
+    return {
+      threshold: Math.max(bw.min_records, size === undefined ? 0 : Math.floor(bw.max_share * size)),
+      size,
+    };
   }
 
   /** Called after the response is sent: never on the request's path, never throws. */
@@ -57,7 +61,10 @@ export class BulkWatch {
     const plan = this.deps.config().plans.get(planName);
     if (!plan?.bulk_watch) return;
     void this.recordNow(accountId, dataset, ids).catch((err: unknown) =>
-      this.deps.logger.warn({ err: (err as Error).message, account_id: accountId, dataset }, 'bulk watch: recording failed'),
+      this.deps.logger.warn(
+        { err: (err as Error).message, account_id: accountId, dataset },
+        'bulk watch: recording failed',
+      ),
     );
   }
 
@@ -73,7 +80,16 @@ export class BulkWatch {
     await this.deps.bus.publish({ type: 'account', accountId });
     this.deps.metrics.bulkLocks.inc({ dataset });
     this.deps.logger.warn(
-      { event: 'bulk_extraction_lock', account_id: accountId, dataset, distinct_ids: distinct, dataset_size: size ?? null, share: size ? distinct / size : null, threshold, restricted_until: new Date(until).toISOString() },
+      {
+        event: 'bulk_extraction_lock',
+        account_id: accountId,
+        dataset,
+        distinct_ids: distinct,
+        dataset_size: size ?? null,
+        share: size ? distinct / size : null,
+        threshold,
+        restricted_until: new Date(until).toISOString(),
+      },
       'account locked for bulk extraction',
     );
   }
@@ -87,7 +103,13 @@ export class BulkWatch {
       const distinct = await this.deps.meter.countDistinct(accountId, ds.path, days);
       if (distinct === 0) continue;
       const { threshold, size } = this.threshold(ds.path);
-      out.push({ dataset: ds.path, distinct_ids: distinct, dataset_size: size ?? null, share: size ? distinct / size : null, threshold });
+      out.push({
+        dataset: ds.path,
+        distinct_ids: distinct,
+        dataset_size: size ?? null,
+        share: size ? distinct / size : null,
+        threshold,
+      });
     }
     return out;
   }

@@ -29,7 +29,9 @@ export class DatasetStats {
     if (!ds || !up || this.loading.has(path)) return this.sizes.get(path)?.total;
     this.loading.add(path);
     try {
-      const r = await fetch(new URL(`/${ds.upstreamPath}/_stats`, up.url), { signal: AbortSignal.timeout(up.timeout_ms) });
+      const r = await fetch(new URL(`/${ds.upstreamPath}/_stats`, up.url), {
+        signal: AbortSignal.timeout(up.timeout_ms),
+      });
       const body = (await r.json()) as { total?: unknown };
       if (r.ok && typeof body.total === 'number' && Number.isFinite(body.total)) {
         this.sizes.set(path, { total: body.total, at: this.clock.now() });

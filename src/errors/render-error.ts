@@ -35,7 +35,7 @@ export function renderError(res: Response, err: ApiError): void {
     return;
   }
   if (err.extras.retryAfter !== undefined)
-    res.setHeader('Retry-After', String(Math.max(0, Math.ceil(err.extras.retryAfter))));
+    res.setHeader('Retry-After', String(Math.max(1, Math.ceil(err.extras.retryAfter))));
   if (err.extras.headers) for (const [k, v] of Object.entries(err.extras.headers)) res.setHeader(k, v);
   res.status(err.status).json(errorBody(err));
 }

@@ -1,5 +1,6 @@
 import express from 'express';
 import type { RuntimeConfig } from '../config/compile-config';
+import { createDocsRouter } from '../openapi/docs-router';
 import type { GatewayDeps } from './deps';
 import { createGatewayHandler } from './handler';
 import type { GatewayHandler } from './handler';
@@ -22,6 +23,7 @@ export function createApp(config: RuntimeConfig, deps: GatewayDeps): GatewayApp 
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', false);
+  app.use(createDocsRouter(() => current.config));
   app.use((req, res) => {
     void current.handler.handle(req, res);
   });
@@ -29,11 +31,11 @@ export function createApp(config: RuntimeConfig, deps: GatewayDeps): GatewayApp 
     app,
     config: () => current.config,
     reload(next) {
-      const old = current.handler;
+      const old = current;
       current = { config: next, handler: createGatewayHandler(next, deps) };
       // Old keep-alive pools close once requests already forwarded on them have had time to end.
-      const grace = Math.max(...[...config.upstreams.values()].map((u) => u.timeout_ms), 1000) + 1000;
-      setTimeout(() => old.close(), grace).unref();
+      const grace = Math.max(...[...old.config.upstreams.values()].map((u) => u.timeout_ms), 1000) + 1000;
+      setTimeout(() => old.handler.close(), grace).unref();
     },
     close() {
       current.handler.close();

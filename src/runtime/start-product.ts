@@ -103,7 +103,16 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     { issuer: id.issuer, audience: id.audience, ttlSeconds: id.ttl_seconds },
     clock,
   );
-  const bulkWatch = new BulkWatch({ config: () => config, meter: stores.meter, accounts, bus: stores.bus, stats: new DatasetStats(() => config, clock), clock, logger, metrics });
+  const bulkWatch = new BulkWatch({
+    config: () => config,
+    meter: stores.meter,
+    accounts,
+    bus: stores.bus,
+    stats: new DatasetStats(() => config, clock),
+    clock,
+    logger,
+    metrics,
+  });
   const deps = {
     clock,
     logger,
@@ -113,7 +122,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     credits,
     identity,
     metrics,
-    onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) => bulkWatch.record(accountId, dataset, ids, plan),
+    onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) =>
+      bulkWatch.record(accountId, dataset, ids, plan),
   };
   const gateway = createApp(config, deps);
 
@@ -135,7 +145,10 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     clock,
     logger,
     accountDetails: async (a) => ({
-      bulk_watch: { window_days: config.raw.gateway.bulk_watch.window_days, datasets: await bulkWatch.shares(a.id).catch(() => []) },
+      bulk_watch: {
+        window_days: config.raw.gateway.bulk_watch.window_days,
+        datasets: await bulkWatch.shares(a.id).catch(() => []),
+      },
     }),
     verify: createAdminVerifier({
       secret: opts.adminJwksUrl ? undefined : secret,
@@ -198,14 +211,18 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     const closed = Promise.all(
       [publicServer, adminServer].map((s) => new Promise<void>((r) => s.close(() => r()))),
     );
-    publicServer.closeIdleConnections();
-    adminServer.closeIdleConnections();
+    // Keep-alive sockets become idle as their last response ends: close them as they do.
+    const reaper = setInterval(() => {
+      publicServer.closeIdleConnections();
+      adminServer.closeIdleConnections();
+    }, 50);
     const timer = setTimeout(() => {
       publicServer.closeAllConnections();
       adminServer.closeAllConnections();
     }, timeout);
     await closed;
     clearTimeout(timer);
+    clearInterval(reaper);
     gateway.close();
     unsubscribe();
     await upstreams.close();

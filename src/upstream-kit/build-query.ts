@@ -1,4 +1,5 @@
-import type { DatasetSpec, ParamValue, SortContext, SortOption } from './dataset-spec';
+import { bitmapCountQuery } from './bitmap-count';
+import type { DatasetSpec, ParamValue, SearchMode, SortContext, SortOption } from './dataset-spec';
 import { escapeLike, foldedExpr, foldText, keywordWords } from './normalize-keyword';
 import { parseParam, singleValue } from './parse-params';
 import type { RawQuery } from './parse-params';
@@ -14,6 +15,14 @@ export interface BuiltQuery {
   whereParamCount: number;
   /** From the chosen sort option (see SortOption.walkIndexFrom). */
   walkIndexFrom?: number;
+  /** A cheaper exact count than counting the WHERE rows, when the search mode has one. */
+  count?: CountQuery;
+}
+
+/** A statement returning the exact total as column `total`, with its own bound values. */
+export interface CountQuery {
+  sql: string;
+  params: ParamValue[];
 }
 
 /** Collects bound values and hands out their placeholders. */
@@ -25,21 +34,32 @@ export class Binder {
   }
 }
 
-/** Parses the list parameters of a request against the spec and builds the SQL conditions. */
-export function buildListQuery(spec: DatasetSpec, query: RawQuery): BuiltQuery {
+/**
+ * Parses the list parameters of a request against the spec and builds the SQL conditions.
+ * `resolved` holds the values of filters with a `resolve` step (see resolveFilters).
+ */
+export function buildListQuery(
+  spec: DatasetSpec,
+  query: RawQuery,
+  resolved?: ReadonlyMap<string, ParamValue>,
+): BuiltQuery {
   const b = new Binder();
   const conds: string[] = spec.scope ? [spec.scope] : [];
   const present = new Set<string>();
   const values = new Map<string, ParamValue>();
+  const filtered: string[] = [];
 
   for (const [name, f] of Object.entries(spec.filters ?? {})) {
     const raw = nonEmpty(singleValue(query, name));
     if (raw !== undefined) present.add(name);
     const src = raw ?? f.default;
     if (src === undefined) continue;
-    const v = parseParam(name, src, f.param);
+    const v = resolved?.get(name) ?? parseParam(name, src, f.param);
     values.set(name, v);
-    if (f.where) conds.push(f.where(b.bind(v)));
+    if (f.where) {
+      conds.push(f.where(b.bind(v)));
+      filtered.push(name);
+    }
   }
 
   const search = buildSearch(spec, query, b);
@@ -64,7 +84,12 @@ export function buildListQuery(spec: DatasetSpec, query: RawQuery): BuiltQuery {
       : sort.orderBy(ctx)
     : (spec.defaultOrder ?? spec.idColumn);
   const where = conds.length ? conds.join(' AND ') : 'TRUE';
-  return { where, orderBy, params: b.params, whereParamCount, walkIndexFrom: sort?.walkIndexFrom };
+  const bitmaps = search?.mode.bitmapCount;
+  const count =
+    bitmaps && search.terms && !spec.scope
+      ? bitmapCountQuery(bitmaps, search.terms, values, filtered)
+      : undefined;
+  return { where, orderBy, params: b.params, whereParamCount, walkIndexFrom: sort?.walkIndexFrom, count };
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
@@ -75,6 +100,9 @@ interface BuiltSearch {
   conds: string[];
   keywords: string;
   expr: string;
+  mode: SearchMode;
+  /** Folded [a-z0-9]+ terms of a `prefix` search. */
+  terms?: string[];
 }
 
 function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch | undefined {
@@ -102,7 +130,7 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
     const terms = foldText(raw)
       .split(/[^a-z0-9]+/)
       .filter(Boolean);
-    if (terms.length === 0) return { conds: ['FALSE'], keywords: '', expr };
+    if (terms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode };
     const tsq = b.bind(terms.map((t) => `${t}:*`).join(' & '));
     const vectors = mode.columns.map(
       (c, i) => mode.vectors?.[i] ?? `to_tsvector('simple'::regconfig, ${foldedExpr(c)})`,
@@ -110,17 +138,17 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
     const conds = [
       '(' + vectors.map((v) => `${v} @@ to_tsquery('simple'::regconfig, ${tsq})`).join(' OR ') + ')',
     ];
-    return { conds, keywords: terms.join(' '), expr };
+    return { conds, keywords: terms.join(' '), expr, mode, terms };
   }
   const words = keywordWords(raw);
   const keywords = mode.match === 'words' ? words.join(' ') : foldText(raw).trim();
   // Keywords of punctuation only match nothing rather than everything.
-  if (keywords === '') return { conds: ['FALSE'], keywords: '', expr };
+  if (keywords === '') return { conds: ['FALSE'], keywords: '', expr, mode };
   const conds =
     mode.match === 'words'
       ? words.map((w) => anyColumn(`%${escapeLike(w)}%`))
       : [anyColumn(`%${escapeLike(keywords)}%`)];
-  return { conds, keywords, expr };
+  return { conds, keywords, expr, mode };
 }
 
 function chooseSort(spec: DatasetSpec, query: RawQuery, ctx: SortContext): SortOption | undefined {

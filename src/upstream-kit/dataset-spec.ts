@@ -6,7 +6,9 @@ export type ParamType =
   | { type: 'integer'; min?: number; max?: number }
   | { type: 'boolean' }
   | { type: 'date' }
-  | { type: 'enum'; values: readonly string[] };
+  | { type: 'enum'; values: readonly string[] }
+  /** "lat,lng" in decimal degrees; parsed to the normalised string "lat,lng" (see pointOf). */
+  | { type: 'point' };
 
 export type ParamValue = string | number | boolean;
 
@@ -18,6 +20,11 @@ export interface FilterSpec {
   param: ParamType;
   default?: string;
   where?: (placeholder: string) => string;
+  /**
+   * Async step between parsing and SQL, for filters answered outside the database (an in-memory
+   * spatial index): its result is what `where` binds. Runs only when the parameter is present.
+   */
+  resolve?: (value: ParamValue) => Promise<ParamValue>;
 }
 
 /**
@@ -35,6 +42,27 @@ export interface SearchMode {
    * to_tsvector('simple', lower(public.f_unaccent(col))); without them that expression is used.
    */
   vectors?: readonly string[];
+  /** For `prefix`: answer the exact total from per-term bitmaps instead of counting rows. */
+  bitmapCount?: BitmapCountSpec;
+}
+
+/**
+ * Exact totals of `prefix` searches from per-term bitmaps: counting matches row by row reads one
+ * heap page per match (GIN cannot count index-only), a bitmap AND reads a few hundred small rows
+ * per term however common it is. The table holds, for every word prefix of every record, the
+ * records' bits in fixed-size blocks; the dataset keeps it in sync (legal: triggers, see
+ * migrations/legal/002_legal_search_blocks.sql).
+ */
+export interface BitmapCountSpec {
+  /** Table with columns term text, part text, block int, bits bit(n); primary key (term, part, block). */
+  table: string;
+  /**
+   * The filter whose value is the `part` (legal: database). Bitmaps hold words only, so a request
+   * with any other filter, or without this one, falls back to counting rows.
+   */
+  partFilter: string;
+  /** More distinct terms than this also count rows (the count joins once per term). Default 8. */
+  maxTerms?: number;
 }
 
 export interface SearchSpec {
@@ -105,6 +133,12 @@ export interface DatasetSpec {
   defaultOrder?: string;
   /** At least one of these parameters must be present, else 422. */
   requireOneOf?: readonly string[];
+  /**
+   * Pages in two steps: the page's ids by WHERE and ORDER BY alone, then the listed fields of those
+   * rows. When an index covers the filter and the order, the first step is an index-only walk and
+   * the heap is read for the page's rows only (legal: the relevance walk).
+   */
+  keysFirst?: boolean;
   /** Whether GET /{path}/{id} exists (catalogs: no). Default true. */
   detail?: boolean;
   subresources?: Record<string, SubresourceHandler>;

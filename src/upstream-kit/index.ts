@@ -1,5 +1,6 @@
 // The upstream kit: what a dataset team imports to build an upstream service (DESIGN §4).
 export type {
+  BitmapCountSpec,
   DatasetSpec,
   FilterSpec,
   ParamType,
@@ -16,10 +17,14 @@ export type { UpstreamAppOptions } from './upstream-app';
 export { datasetRouter } from './dataset-router';
 export { listRecords, getRecord, recordExists, datasetTotal } from './query-dataset';
 export type { ListResult } from './query-dataset';
+export type { BuiltQuery, CountQuery } from './build-query';
 export { buildListQuery } from './build-query';
 export { foldText, foldedExpr, keywordWords, escapeLike } from './normalize-keyword';
 export { parseParam, parsePaging, isCalendarDate, MAX_PER_PAGE, DEFAULT_PER_PAGE } from './parse-params';
 export { UpstreamError, invalidParam, notFound } from './upstream-error';
 export { insertRows, upsertClause } from './insert-rows';
 export { eq, gte, lte } from './filters';
+export { parsePointParam, pointOf, readLatLng } from './parse-point';
+export type { LatLng } from './parse-point';
+export { resolveFilters } from './resolve-filters';
 export { relevanceOrder } from './relevance';

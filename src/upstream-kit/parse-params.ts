@@ -1,4 +1,5 @@
 import type { ParamType, ParamValue } from './dataset-spec';
+import { parsePointParam } from './parse-point';
 import { invalidParam } from './upstream-error';
 
 /** Raw query values as Express hands them over (repeated keys give arrays, brackets give objects). */
@@ -47,6 +48,8 @@ export function parseParam(name: string, raw: string, spec: ParamType): ParamVal
         throw invalidParam(name, `Tham số ${name} phải là một trong: ${spec.values.join(', ')}.`);
       return raw;
     }
+    case 'point':
+      return parsePointParam(name, raw);
   }
 }
 

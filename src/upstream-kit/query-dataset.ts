@@ -3,6 +3,7 @@ import { buildListQuery, selectList } from './build-query';
 import type { DatasetSpec } from './dataset-spec';
 import { parsePaging } from './parse-params';
 import type { RawQuery } from './parse-params';
+import { resolveFilters } from './resolve-filters';
 
 export interface ListResult {
   data: Record<string, unknown>[];
@@ -15,13 +16,15 @@ export interface ListResult {
  */
 export async function listRecords(db: Db, spec: DatasetSpec, query: RawQuery): Promise<ListResult> {
   const { page, perPage } = parsePaging(query);
-  const q = buildListQuery(spec, query);
+  const q = buildListQuery(spec, query, await resolveFilters(spec, query));
   const limit = `$${q.params.length + 1}`;
   const offset = `$${q.params.length + 2}`;
-  const pageSql = `SELECT ${selectList(spec.listFields)} FROM ${spec.from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${limit} OFFSET ${offset}`;
-  const countSql = `SELECT count(*)::int AS total FROM ${spec.from} WHERE ${q.where}`;
+  const pageSql = spec.keysFirst
+    ? `SELECT ${selectList(spec.listFields)} FROM ${spec.from} WHERE ${spec.idColumn} IN (SELECT ${spec.idColumn} FROM ${spec.from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${limit} OFFSET ${offset}) ORDER BY ${q.orderBy}`
+    : `SELECT ${selectList(spec.listFields)} FROM ${spec.from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ${limit} OFFSET ${offset}`;
+  const countSql = q.count?.sql ?? `SELECT count(*)::int AS total FROM ${spec.from} WHERE ${q.where}`;
   const pageParams = [...q.params, perPage, (page - 1) * perPage];
-  const countParams = q.params.slice(0, q.whereParamCount);
+  const countParams = q.count?.params ?? q.params.slice(0, q.whereParamCount);
   if (q.walkIndexFrom === undefined) {
     const [rows, count] = await Promise.all([
       db.query<Record<string, unknown>>(pageSql, pageParams),
@@ -31,11 +34,16 @@ export async function listRecords(db: Db, spec: DatasetSpec, query: RawQuery): P
   }
   const total = Number((await db.query<{ total: number }>(countSql, countParams)).rows[0]?.total ?? 0);
   if (total === 0 || (page - 1) * perPage >= total) return { data: [], total };
-  if (total >= q.walkIndexFrom)
-    return { data: (await db.query<Record<string, unknown>>(pageSql, pageParams)).rows, total };
-  // Few matches: forbid plain index scans so the plan is "collect matches (bitmap), then sort".
+  // Many matches: walk the order's index and stop after one page. The planner misjudges how many
+  // rows a prefix search keeps (a bitmap of 65,000 matches plus a sort read ~27,000 heap pages
+  // where the walk reads a few hundred), so the other plans are ruled out (not sort: a disabled node's huge cost would trigger JIT compilation). Few matches: forbid
+  // plain index scans so the plan is "collect matches (bitmap), then sort".
+  const settings =
+    total >= q.walkIndexFrom
+      ? ['SET LOCAL enable_bitmapscan = off', 'SET LOCAL enable_seqscan = off']
+      : ['SET LOCAL enable_indexscan = off'];
   const rows = await db.transaction(async (tx) => {
-    await tx.query('SET LOCAL enable_indexscan = off');
+    for (const s of settings) await tx.query(s);
     return (await tx.query<Record<string, unknown>>(pageSql, pageParams)).rows;
   });
   return { data: rows, total };

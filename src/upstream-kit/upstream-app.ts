@@ -10,6 +10,13 @@ export interface UpstreamAppOptions {
   db: Db;
   logger: Logger;
   datasets: readonly DatasetSpec[];
+  /**
+   * For services that load something before they can answer (reference data, an in-memory index):
+   * called by /healthz and before every dataset request, so it should be memoised. Until it
+   * resolves, /healthz does not answer 200 (readiness) and requests wait; a rejection is a 503 on
+   * /healthz and a 500 on the request, and the next call may try again.
+   */
+  ready?: () => Promise<void>;
 }
 
 /** An upstream service: GET-only dataset routes, /healthz, and contract-shaped errors. */
@@ -20,11 +27,18 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
   app.get('/healthz', async (_req: Request, res: Response) => {
     try {
       await opts.db.query('SELECT 1');
+      await opts.ready?.();
       res.json({ status: 'ok' });
     } catch {
       res.status(503).json({ status: 'unavailable' });
     }
   });
+  const ready = opts.ready;
+  if (ready)
+    app.use(async (_req: Request, _res: Response, next: NextFunction) => {
+      await ready();
+      next();
+    });
   for (const spec of opts.datasets) app.use(datasetRouter(opts.db, spec));
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ code: 'not_found', message: 'Không tìm thấy endpoint.' });

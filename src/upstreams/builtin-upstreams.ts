@@ -1,6 +1,7 @@
 import type express from 'express';
 import type { Db } from '../db/db';
 import type { Logger } from '../util/logger';
+import { adminUnitsUpstream } from './admin-units/admin-units-upstream';
 import { directoryUpstream } from './directory/directory-upstream';
 import { legalUpstream } from './legal/legal-upstream';
 import { mofCatalogsUpstream } from './mof-catalogs/mof-catalogs-upstream';
@@ -32,4 +33,5 @@ export const BUILTIN_UPSTREAMS: Record<string, BuiltinUpstream> = {
   legal: legalUpstream,
   directory: directoryUpstream,
   'mof-catalogs': mofCatalogsUpstream,
+  'admin-units': adminUnitsUpstream,
 };

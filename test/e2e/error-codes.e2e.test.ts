@@ -6,7 +6,9 @@ import { ADMIN_SECRET } from './product-process';
 // the directory upstream pointed at an address where nothing answers.
 let p: ProductProcess;
 beforeAll(async () => {
-  const configDir = await configWithFreePorts((docs) => docs.upstreams.setIn(['upstreams', 'directory', 'url'], 'http://127.0.0.2:9'));
+  const configDir = await configWithFreePorts((docs) =>
+    docs.upstreams.setIn(['upstreams', 'directory', 'url'], 'http://127.0.0.2:9'),
+  );
   p = await startProductProcess({ CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET });
 }, 180_000);
 afterAll(async () => {
@@ -41,10 +43,14 @@ describe('every error code the gateway owns, through a real process', () => {
     expect(relations.body).toMatchObject({ code: 'plan_required', upgrade_url: expect.any(String) });
 
     const unverified = await newAccount(p, 'free', { email_verified: false });
-    expect((await apiGet(p, '/v1/legal-documents?q=luat', unverified.key)).body.code).toBe('email_unverified');
+    expect((await apiGet(p, '/v1/legal-documents?q=luat', unverified.key)).body.code).toBe(
+      'email_unverified',
+    );
 
     const locked = await newAccount(p, 'starter');
-    await adminCall(p, 'PATCH', `/admin/accounts/${locked.id}`, { restricted_until: new Date(Date.now() + 3_600_000).toISOString() });
+    await adminCall(p, 'PATCH', `/admin/accounts/${locked.id}`, {
+      restricted_until: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     await new Promise((r) => setTimeout(r, 1000));
     const res = await apiGet(p, '/v1/legal-documents?q=luat', locked.key);
     expect(res.status).toBe(403);
@@ -60,8 +66,14 @@ describe('every error code the gateway owns, through a real process', () => {
   });
 
   it('the admin API refuses an IP allowlist for a Free account', async () => {
-    const acc = await adminCall(p, 'POST', '/admin/accounts', { email: 'fence-free@example.vn', plan: 'free', email_verified: true });
-    const key = await adminCall(p, 'POST', `/admin/accounts/${String(acc.json.id)}/keys`, { ip_allowlist: ['10.0.0.0/8'] });
+    const acc = await adminCall(p, 'POST', '/admin/accounts', {
+      email: 'fence-free@example.vn',
+      plan: 'free',
+      email_verified: true,
+    });
+    const key = await adminCall(p, 'POST', `/admin/accounts/${String(acc.json.id)}/keys`, {
+      ip_allowlist: ['10.0.0.0/8'],
+    });
     expect(key.status).toBe(403);
     expect(key.json.code).toBe('plan_required');
   });
@@ -77,7 +89,9 @@ describe('every error code the gateway owns, through a real process', () => {
   it('422 invalid_request and page_limit', async () => {
     const acc = await newAccount(p, 'free');
     expect((await apiGet(p, '/v1/legal-documents', acc.key)).body.code).toBe('invalid_request');
-    expect((await apiGet(p, '/v1/legal-documents?q=luat&issued_from=2025-02-30', acc.key)).body.code).toBe('invalid_request');
+    expect((await apiGet(p, '/v1/legal-documents?q=luat&issued_from=2025-02-30', acc.key)).body.code).toBe(
+      'invalid_request',
+    );
     const deep = await apiGet(p, '/v1/legal-documents?q=luat&page=6', acc.key);
     expect(deep.status).toBe(422);
     expect(deep.body.code).toBe('page_limit');
@@ -99,7 +113,15 @@ describe('every error code the gateway owns, through a real process', () => {
     expect(res.body.success).toBe(true);
     const rows = res.body.data as { name: string }[];
     expect(rows.length).toBeGreaterThan(0);
-    for (const r of rows) expect(r.name.normalize('NFD').replace(/\p{M}/gu, '').replace(/đ/gi, 'd').toLowerCase()).toMatch(/luat.*dat.*dai|dat.*dai.*luat|dai/);
-    expect(res.body.meta).toMatchObject({ page: 1, per_page: 20, max_page: 5, locked_fields: expect.any(Array) });
+    for (const r of rows)
+      expect(r.name.normalize('NFD').replace(/\p{M}/gu, '').replace(/đ/gi, 'd').toLowerCase()).toMatch(
+        /luat.*dat.*dai|dat.*dai.*luat|dai/,
+      );
+    expect(res.body.meta).toMatchObject({
+      page: 1,
+      per_page: 20,
+      max_page: 5,
+      locked_fields: expect.any(Array),
+    });
   });
 });

@@ -22,37 +22,56 @@ export interface ProductProcess {
 }
 
 /** A copy of config/ in a temp dir, edited through the YAML documents (comments kept). */
-export function tempConfig(edit: (files: Record<'plans' | 'datasets' | 'upstreams' | 'gateway', ReturnType<typeof parseDocument>>) => void): string {
+export function tempConfig(
+  edit: (
+    files: Record<'plans' | 'datasets' | 'upstreams' | 'gateway', ReturnType<typeof parseDocument>>,
+  ) => void,
+): string {
   const dir = mkdtempSync(join(tmpdir(), 'lk-config-'));
   cpSync(join(ROOT, 'config'), dir, { recursive: true });
   const names = ['plans', 'datasets', 'upstreams', 'gateway'] as const;
-  const docs = Object.fromEntries(names.map((n) => [n, parseDocument(readFileSync(join(dir, `${n}.yaml`), 'utf8'))])) as Record<(typeof names)[number], ReturnType<typeof parseDocument>>;
+  const docs = Object.fromEntries(
+    names.map((n) => [n, parseDocument(readFileSync(join(dir, `${n}.yaml`), 'utf8'))]),
+  ) as Record<(typeof names)[number], ReturnType<typeof parseDocument>>;
   edit(docs);
   for (const n of names) writeFileSync(join(dir, `${n}.yaml`), docs[n].toString());
   return dir;
 }
 
 /** Starts `src/main.ts` in its own process, the way `npm start` does, and waits for its ports. */
-export async function startProductProcess(env: Record<string, string>, timeoutMs = 120_000): Promise<ProductProcess> {
+export async function startProductProcess(
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<ProductProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info', DATA_DIR: mkdtempSync(join(tmpdir(), 'lk-data-')), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      ADMIN_PORT: '0',
+      LOG_LEVEL: 'info',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'lk-data-')),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const started = await new Promise<{ port: number; admin_port: number }>((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`product did not start:\n${out.slice(-3000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`product did not start:\n${out.slice(-3000)}`)),
+      timeoutMs,
+    );
     const onData = (): void => {
       const line = out.split('\n').find((l) => l.includes('"lookup api started"'));
       if (!line) return;
       clearTimeout(timer);
-      child.stdout!.off('data', onData);
+      child.stdout.off('data', onData);
       resolveStart(JSON.parse(line) as { port: number; admin_port: number });
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`product exited with ${code}:\n${out.slice(-3000)}`));
@@ -76,7 +95,13 @@ export async function startProductProcess(env: Record<string, string>, timeoutMs
 export const ADMIN_SECRET = 'e2e-' + randomBytes(16).toString('hex');
 
 /** Calls the admin API with a freshly signed HS256 token. */
-export async function adminCall(p: ProductProcess, method: string, path: string, body?: unknown, secret = ADMIN_SECRET): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function adminCall(
+  p: ProductProcess,
+  method: string,
+  path: string,
+  body?: unknown,
+  secret = ADMIN_SECRET,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const token = await signAdminToken(secret, Date.now(), 600);
   const r = await fetch(`${p.admin}${path}`, {
     method,
@@ -88,16 +113,36 @@ export async function adminCall(p: ProductProcess, method: string, path: string,
 }
 
 /** An account with one key, through the admin API. */
-export async function newAccount(p: ProductProcess, plan: string, extra: { email_verified?: boolean; ip_allowlist?: string[] } = {}): Promise<{ id: string; key: string; keyId: string }> {
-  const acc = await adminCall(p, 'POST', '/admin/accounts', { email: `${randomBytes(6).toString('hex')}@example.vn`, plan, email_verified: extra.email_verified ?? true });
+export async function newAccount(
+  p: ProductProcess,
+  plan: string,
+  extra: { email_verified?: boolean; ip_allowlist?: string[] } = {},
+): Promise<{ id: string; key: string; keyId: string }> {
+  const acc = await adminCall(p, 'POST', '/admin/accounts', {
+    email: `${randomBytes(6).toString('hex')}@example.vn`,
+    plan,
+    email_verified: extra.email_verified ?? true,
+  });
   if (acc.status !== 201) throw new Error(`account: ${acc.status} ${JSON.stringify(acc.json)}`);
-  const key = await adminCall(p, 'POST', `/admin/accounts/${String(acc.json.id)}/keys`, extra.ip_allowlist ? { ip_allowlist: extra.ip_allowlist } : {});
+  const key = await adminCall(
+    p,
+    'POST',
+    `/admin/accounts/${String(acc.json.id)}/keys`,
+    extra.ip_allowlist ? { ip_allowlist: extra.ip_allowlist } : {},
+  );
   if (key.status !== 201) throw new Error(`key: ${key.status} ${JSON.stringify(key.json)}`);
   return { id: String(acc.json.id), key: String(key.json.key), keyId: String(key.json.id) };
 }
 
-export async function apiGet(p: ProductProcess, path: string, key?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const r = await fetch(`${p.base}${path}`, { headers: { ...(key ? { 'x-api-key': key } : {}), ...headers } });
+export async function apiGet(
+  p: ProductProcess,
+  path: string,
+  key?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const r = await fetch(`${p.base}${path}`, {
+    headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
+  });
   return { status: r.status, body: (await r.json()) as Record<string, unknown>, headers: r.headers };
 }
 
@@ -114,12 +159,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** Config whose built-in upstreams listen on free ports, so tests can run side by side. */
-export async function configWithFreePorts(edit: Parameters<typeof tempConfig>[0] = () => undefined): Promise<string> {
+export async function configWithFreePorts(
+  edit: Parameters<typeof tempConfig>[0] = () => undefined,
+): Promise<string> {
   const ports: Record<string, number> = {};
   for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) ports[name] = await freePort();
   return tempConfig((docs) => {
     for (const [name, port] of Object.entries(ports)) {
-      if (docs.upstreams.hasIn(['upstreams', name])) docs.upstreams.setIn(['upstreams', name, 'url'], `http://127.0.0.1:${port}`);
+      if (docs.upstreams.hasIn(['upstreams', name]))
+        docs.upstreams.setIn(['upstreams', name, 'url'], `http://127.0.0.1:${port}`);
     }
     edit(docs);
   });

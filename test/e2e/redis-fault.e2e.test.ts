@@ -4,7 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { TEST_DATABASE_URL } from '../support/databases';
 import { startStubUpstream } from '../support/stub-upstream';
-import { ADMIN_SECRET, apiGet, freePort, newAccount, startProductProcess, tempConfig } from './product-process';
+import {
+  ADMIN_SECRET,
+  apiGet,
+  freePort,
+  newAccount,
+  startProductProcess,
+  tempConfig,
+} from './product-process';
 import type { ProductProcess } from './product-process';
 
 // A private redis-server we can stop and start, behind gateways in 'open' and 'closed' mode.
@@ -16,7 +23,11 @@ let open: ProductProcess;
 let closed: ProductProcess;
 
 async function startRedis(): Promise<void> {
-  redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  redis = spawn(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 50; i++) {
     try {
       const s = await import('node:net').then((net) => net.connect(redisPort, '127.0.0.1'));
@@ -50,7 +61,8 @@ beforeAll(async () => {
   const config = (mode: string) =>
     tempConfig((docs) => {
       for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) {
-        if (docs.upstreams.hasIn(['upstreams', name])) docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
+        if (docs.upstreams.hasIn(['upstreams', name]))
+          docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
       }
       docs.gateway.set('store_failure', mode);
     });
@@ -79,12 +91,15 @@ const used = async (p: ProductProcess, key: string): Promise<number> =>
 describe('Redis stopped and restarted during traffic', () => {
   it('open mode: no 5xx while Redis is down, then shared counting resumes', async () => {
     const acc = await newAccount(open, 'pro');
-    for (let i = 0; i < 3; i++) expect((await apiGet(open, '/v1/legal-documents?q=luat', acc.key)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await apiGet(open, '/v1/legal-documents?q=luat', acc.key)).status).toBe(200);
     const closedAcc = await newAccount(closed, 'pro');
     expect((await apiGet(closed, '/v1/legal-documents?q=luat', closedAcc.key)).status).toBe(200);
 
     await stopRedis();
-    const during = await Promise.all(Array.from({ length: 20 }, () => apiGet(open, '/v1/legal-documents?q=luat', acc.key)));
+    const during = await Promise.all(
+      Array.from({ length: 20 }, () => apiGet(open, '/v1/legal-documents?q=luat', acc.key)),
+    );
     expect(during.map((r) => r.status).filter((s) => s >= 500)).toEqual([]);
     expect(during.every((r) => r.status === 200)).toBe(true);
 

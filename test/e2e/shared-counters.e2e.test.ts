@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/databases';
 import { startStubUpstream } from '../support/stub-upstream';
-import { ADMIN_SECRET, adminCall, apiGet, newAccount, startProductProcess, tempConfig } from './product-process';
+import {
+  ADMIN_SECRET,
+  adminCall,
+  apiGet,
+  newAccount,
+  startProductProcess,
+  tempConfig,
+} from './product-process';
 import type { ProductProcess } from './product-process';
 
 // Two gateway processes sharing one Redis and one PostgreSQL schema, in front of a stub upstream
@@ -20,10 +27,39 @@ beforeAll(async () => {
   stub = await startStubUpstream('127.0.0.2');
   const configDir = tempConfig((docs) => {
     for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) {
-      if (docs.upstreams.hasIn(['upstreams', name])) docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
+      if (docs.upstreams.hasIn(['upstreams', name]))
+        docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
     }
-    docs.plans.setIn(['plans', 'harvest'], docs.plans.createNode({ monthly_calls: 100000, daily_calls: 10000, per_minute: 10000, per_second: 10000, per_page_max: 100, max_page: 100, full_text_daily: 10, ip_allowlist: true, extra_credits: true, bulk_watch: true }));
-    docs.plans.setIn(['plans', 'metered'], docs.plans.createNode({ monthly_calls: 37, daily_calls: 10000, per_minute: 10000, per_second: 10000, per_page_max: 20, max_page: 5, full_text_daily: 10, ip_allowlist: true, extra_credits: true, bulk_watch: false }));
+    docs.plans.setIn(
+      ['plans', 'harvest'],
+      docs.plans.createNode({
+        monthly_calls: 100000,
+        daily_calls: 10000,
+        per_minute: 10000,
+        per_second: 10000,
+        per_page_max: 100,
+        max_page: 100,
+        full_text_daily: 10,
+        ip_allowlist: true,
+        extra_credits: true,
+        bulk_watch: true,
+      }),
+    );
+    docs.plans.setIn(
+      ['plans', 'metered'],
+      docs.plans.createNode({
+        monthly_calls: 37,
+        daily_calls: 10000,
+        per_minute: 10000,
+        per_second: 10000,
+        per_page_max: 20,
+        max_page: 5,
+        full_text_daily: 10,
+        ip_allowlist: true,
+        extra_credits: true,
+        bulk_watch: false,
+      }),
+    );
   });
   const env = {
     CONFIG_DIR: configDir,
@@ -62,9 +98,15 @@ describe('metering shared by two gateway replicas', () => {
 
   it('spends purchased credits exactly once each under concurrency: the balance ends at 0, never below', async () => {
     const acc = await newAccount(a, 'metered');
-    const buy = await adminCall(b, 'POST', `/admin/accounts/${acc.id}/credits`, { amount: 25, reference: 'invoice-1' });
+    const buy = await adminCall(b, 'POST', `/admin/accounts/${acc.id}/credits`, {
+      amount: 25,
+      reference: 'invoice-1',
+    });
     expect(buy.json.extra_credits).toBe(25);
-    const replay = await adminCall(a, 'POST', `/admin/accounts/${acc.id}/credits`, { amount: 25, reference: 'invoice-1' });
+    const replay = await adminCall(a, 'POST', `/admin/accounts/${acc.id}/credits`, {
+      amount: 25,
+      reference: 'invoice-1',
+    });
     expect(replay.json).toMatchObject({ extra_credits: 25, applied: false });
     const results = await burst(110, acc.key);
     expect(results.filter((r) => r.status === 200).length).toBe(37 + 25);
@@ -95,7 +137,9 @@ describe('metering shared by two gateway replicas', () => {
   it('enforces a bulk-extraction lock set on one replica on the other', async () => {
     const acc = await newAccount(a, 'harvest');
     for (let page = 1; page <= 6; page++) {
-      expect((await apiGet(a, `/v1/legal-documents?q=p${page}&per_page=100&page=${page}`, acc.key)).status).toBe(200);
+      expect(
+        (await apiGet(a, `/v1/legal-documents?q=p${page}&per_page=100&page=${page}`, acc.key)).status,
+      ).toBe(200);
       await new Promise((r) => setTimeout(r, 50));
     }
     await new Promise((r) => setTimeout(r, 1000));
@@ -103,7 +147,8 @@ describe('metering shared by two gateway replicas', () => {
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('account_restricted');
     const account = await adminCall(b, 'GET', `/admin/accounts/${acc.id}`);
-    const watched = (account.json.bulk_watch as { datasets: { dataset: string; distinct_ids: number }[] }).datasets;
+    const watched = (account.json.bulk_watch as { datasets: { dataset: string; distinct_ids: number }[] })
+      .datasets;
     expect(watched[0]!.dataset).toBe('legal-documents');
     expect(Math.abs(watched[0]!.distinct_ids - 600)).toBeLessThan(15); // HyperLogLog estimate
     expect(a.output()).toContain('bulk_extraction_lock');

@@ -77,7 +77,16 @@ export async function startHarness(
   bus.subscribe((msg) => {
     if (msg.type === 'account') deps.keyCache.invalidateAccount(msg.accountId);
   });
-  const bulkWatch = new BulkWatch({ config: () => config, meter: deps.meter, accounts, bus, stats: new DatasetStats(() => config, clock), clock, logger: deps.logger, metrics: deps.metrics });
+  const bulkWatch = new BulkWatch({
+    config: () => config,
+    meter: deps.meter,
+    accounts,
+    bus,
+    stats: new DatasetStats(() => config, clock),
+    clock,
+    logger: deps.logger,
+    metrics: deps.metrics,
+  });
   deps.onIdsReturned = (acc, ds, ids, plan) => bulkWatch.record(acc, ds, ids, plan);
   const gw = createApp(config, deps);
   return {

@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '../../config/compile-config';
+import { ApiError } from '../../errors/api-error';
 import { computeWindows } from '../../metering/windows';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
@@ -17,7 +18,10 @@ export async function answerMe(
   const windows = computeWindows(deps.clock.now(), config.raw.plans.timezone);
   ctx.windows = windows;
   const [usage, credits] = await Promise.all([
-    deps.meter.peek(account.id, windows),
+    // Counters unreachable (closed store policy): say so, rather than show made-up usage.
+    deps.meter.peek(account.id, windows).catch(() => {
+      throw new ApiError('service_unavailable', { retryAfter: 5 });
+    }),
     deps.credits.balance(account.id),
   ]);
   ctx.usage = usage;

@@ -42,12 +42,9 @@ export const legalDocuments: DatasetSpec = {
     replaces: related('from_id', 'to_id', 'replaces'),
   },
   filters: {
-    // Same as d.database = $n, answered by the name_tsv GIN index (see the migration).
-    database: {
-      param: { type: 'enum', values: LEGAL_DATABASE_IDS },
-      default: 'vbqppl',
-      where: (p) => `d.name_tsv @@ (quote_literal('~db:' || ${p}::text))::tsquery`,
-    },
+    // A plain equality: it leads the (database, length(name), …) index the relevance walk needs;
+    // keyword totals come from the bitmaps, which are kept per database.
+    database: eq('d.database', { type: 'enum', values: LEGAL_DATABASE_IDS }, 'vbqppl'),
     type_id: eq('d.type_id', id),
     field_id: eq('d.field_id', id),
     agency_id: eq('d.agency_id', id),
@@ -60,7 +57,13 @@ export const legalDocuments: DatasetSpec = {
     modeParam: 'search_in',
     defaultMode: 'name',
     modes: {
-      name: { columns: ['d.name'], match: 'prefix', vectors: ['d.name_tsv'] },
+      name: {
+        columns: ['d.name'],
+        match: 'prefix',
+        vectors: ['d.name_tsv'],
+        // Totals from word-prefix bitmaps per database (migrations/legal/002): exact, index-sized.
+        bitmapCount: { table: 'legal_search_blocks', partFilter: 'database' },
+      },
       code: { columns: ['d.code'], match: 'substring' },
     },
   },
@@ -74,13 +77,17 @@ export const legalDocuments: DatasetSpec = {
         needsSearch: true,
         fallback: 'newest',
         orderBy: 'length(d.name), d.issued_date DESC, d.id DESC',
-        walkIndexFrom: 3000,
+        // The walk reads ~40 index rows per page (migrations/legal/003), about 20 × 300,000 / matches
+        // rows; collecting the matches reads one heap page each. They cost the same near 400.
+        walkIndexFrom: 500,
       },
       newest: { orderBy: 'd.issued_date DESC, d.id DESC' },
       oldest: { orderBy: 'd.issued_date ASC, d.id ASC' },
     },
   },
   requireOneOf: ['q', 'type_id', 'field_id', 'agency_id', 'status_id', 'issued_from', 'issued_to'],
+  // The relevance walk reads names from the index only (migrations/legal/003).
+  keysFirst: true,
   subresources: { relations: legalRelations },
 };
 

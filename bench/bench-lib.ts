@@ -1,0 +1,305 @@
+// Helpers of the gateway bench: child processes, /proc CPU and RSS readings, closed-loop load
+// (autocannon) and an open-loop generator that measures latency from each request's intended start.
+import { spawn } from 'node:child_process';
+import type { ChildProcess, StdioOptions } from 'node:child_process';
+import { execSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import autocannon from 'autocannon';
+
+export const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
+
+export interface Machine {
+  nproc: number;
+  cpu_model: string;
+  load_average: [number, number, number];
+  node: string;
+}
+
+export function machine(): Machine {
+  const [l1, l5, l15] = loadavg().map((v) => Math.round(v * 100) / 100);
+  return {
+    nproc: cpus().length,
+    cpu_model: cpus()[0]?.model.trim() ?? 'unknown',
+    load_average: [l1 ?? 0, l5 ?? 0, l15 ?? 0],
+    node: process.version,
+  };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, host, () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Every live pid of the tree rooted at pid (nginx master + worker, a node process and its children). */
+export function processTree(pid: number): number[] {
+  const out = [pid];
+  const taskDir = `/proc/${pid}/task`;
+  if (!existsSync(taskDir)) return out;
+  for (const tid of readdirSync(taskDir)) {
+    let children = '';
+    try {
+      children = readFileSync(`${taskDir}/${tid}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const c of children.split(' ').filter(Boolean)) out.push(...processTree(Number(c)));
+  }
+  return out;
+}
+
+/** user + system CPU seconds of the given processes (their threads included). */
+export function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[0] is field 3 (state): utime is field 14, stime field 15.
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited
+    }
+  }
+  return ticks / CLK_TCK;
+}
+
+/** Resident set size in bytes, from /proc/<pid>/status. */
+export function rssBytes(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+export interface Child {
+  child: ChildProcess;
+  pid: number;
+  /** Resolves with the first stdout line that parses as JSON (the servers print {"port":N}). */
+  firstJson: Promise<Record<string, unknown>>;
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<void>;
+}
+
+/** Spawns a server process; stdout is piped (read until the first JSON line) unless stdio says otherwise. */
+export function spawnChild(
+  cmd: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions; cwd?: string } = {},
+): Child {
+  const child = spawn(cmd, args, {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    stdio: opts.stdio ?? ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const firstJson = new Promise<Record<string, unknown>>((resolve, reject) => {
+    if (!child.stdout) return;
+    let buf = '';
+    const onData = (d: Buffer): void => {
+      buf += d.toString();
+      for (const line of buf.split('\n').slice(0, -1)) {
+        try {
+          const parsed = JSON.parse(line) as Record<string, unknown>;
+          child.stdout?.off('data', onData);
+          child.stdout?.resume();
+          return resolve(parsed);
+        } catch {
+          // not yet
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    void exited.then(() => reject(new Error(`${cmd} ${args.join(' ')} exited early`)));
+  });
+  return {
+    child,
+    pid: child.pid ?? 0,
+    firstJson,
+    async stop(signal = 'SIGTERM', timeoutMs = 15_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const r = await fetch(url);
+      await r.arrayBuffer();
+      if (r.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer in ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface LoadTarget {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** Closed loop: autocannon, keep-alive, fixed connections, fixed duration. */
+export async function closedLoop(target: LoadTarget, connections: number, seconds: number): Promise<LoadResult> {
+  const r = await autocannon({
+    url: target.url,
+    connections,
+    duration: seconds,
+    headers: target.headers ?? {},
+    timeout: 10,
+  });
+  return {
+    requests: r.requests.total,
+    rps: Math.round(r.requests.total / r.duration),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+/** Several autocannon instances at once, one per target (connections split evenly); totals summed. */
+export async function closedLoopSplit(
+  targets: LoadTarget[],
+  connections: number,
+  seconds: number,
+): Promise<LoadResult & { parts: LoadResult[] }> {
+  const per = Math.max(1, Math.floor(connections / targets.length));
+  const parts = await Promise.all(targets.map((t) => closedLoop(t, per, seconds)));
+  const requests = parts.reduce((s, p) => s + p.requests, 0);
+  // Percentiles of the union are not the mean of the parts; the worse part is the honest summary.
+  return {
+    requests,
+    rps: parts.reduce((s, p) => s + p.rps, 0),
+    p50_ms: Math.max(...parts.map((p) => p.p50_ms)),
+    p99_ms: Math.max(...parts.map((p) => p.p99_ms)),
+    errors: parts.reduce((s, p) => s + p.errors, 0),
+    non2xx: parts.reduce((s, p) => s + p.non2xx, 0),
+    parts,
+  };
+}
+
+export interface OpenLoopResult {
+  target_rps: number;
+  achieved_rps: number;
+  sent: number;
+  completed: number;
+  errors: number;
+  non2xx: number;
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  p999_ms: number;
+  max_ms: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round((sorted[i] ?? 0) * 1000) / 1000;
+}
+
+/**
+ * Open loop: requests start on a fixed schedule (rate per second) whatever the server does, and
+ * latency runs from each request's scheduled start (no coordinated omission). Keep-alive pool of
+ * up to maxSockets connections; a request waiting for a free socket is waiting, and that counts.
+ */
+export async function openLoop(
+  target: LoadTarget,
+  rate: number,
+  seconds: number,
+  maxSockets = 256,
+): Promise<OpenLoopResult> {
+  const url = new URL(target.url);
+  const agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  const total = Math.floor(rate * seconds);
+  const lat = new Float64Array(total);
+  let completed = 0;
+  let errors = 0;
+  let non2xx = 0;
+  let sent = 0;
+  const t0 = performance.now();
+  const one = (scheduled: number): Promise<void> =>
+    new Promise((resolve) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          agent,
+          headers: target.headers ?? {},
+        },
+        (res) => {
+          if (res.statusCode !== 200) non2xx++;
+          res.on('data', () => undefined);
+          res.on('end', () => {
+            lat[completed++] = performance.now() - scheduled;
+            resolve();
+          });
+        },
+      );
+      req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
+    });
+  const inflight: Promise<void>[] = [];
+  await new Promise<void>((done) => {
+    const tick = (): void => {
+      const now = performance.now();
+      const due = Math.min(total, Math.floor(((now - t0) / 1000) * rate));
+      while (sent < due) {
+        const scheduled = t0 + (sent * 1000) / rate;
+        sent++;
+        inflight.push(one(scheduled));
+      }
+      if (sent >= total) return done();
+      // ~1 ms timer granularity: requests due in between go out together, each timed from its own slot.
+      setTimeout(tick, 1);
+    };
+    tick();
+  });
+  await Promise.all(inflight);
+  const elapsed = (performance.now() - t0) / 1000;
+  agent.destroy();
+  const sorted = lat.subarray(0, completed).sort();
+  return {
+    target_rps: rate,
+    achieved_rps: Math.round(completed / elapsed),
+    sent,
+    completed,
+    errors,
+    non2xx,
+    p50_ms: percentile(sorted, 50),
+    p90_ms: percentile(sorted, 90),
+    p99_ms: percentile(sorted, 99),
+    p999_ms: percentile(sorted, 99.9),
+    max_ms: percentile(sorted, 100),
+  };
+}

@@ -1,0 +1,44 @@
+// The bench's upstream: a bare node:http server answering every path with one fixed ~2 KB
+// legal-documents list ({data:[...], total}), keep-alive, no framework. Run as its own process:
+//   node --import tsx bench/upstream-stub.ts <host> <port>   (port 0: any; prints {"port":N})
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+function legalRow(n: number): Record<string, unknown> {
+  return {
+    id: `vb_${n}`,
+    code: `${n}/2024/NĐ-CP`,
+    name: `Nghị định số ${n} về đất đai`,
+    database: 'vbqppl',
+    status: { id: 1, name: 'Còn hiệu lực' },
+    issued_date: '2024-01-15',
+  };
+}
+
+/** A first page of a keyword search: 12 rows, ≈2 KB of JSON. */
+export const STUB_BODY: Buffer = Buffer.from(
+  JSON.stringify({ data: Array.from({ length: 12 }, (_, i) => legalRow(i + 1)), total: 1000 }),
+);
+
+export function startUpstreamStub(host: string, port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': STUB_BODY.length });
+    res.end(STUB_BODY);
+  });
+  server.keepAliveTimeout = 65_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+if (require.main === module) {
+  const host = process.argv[2] ?? '127.0.0.2';
+  const port = Number(process.argv[3] ?? 0);
+  void startUpstreamStub(host, port).then((server) => {
+    process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+    process.on('SIGTERM', () => process.exit(0));
+  });
+}

@@ -1,0 +1,73 @@
+import type { HeaderObject, RefObject } from './openapi-types';
+import { ref } from './openapi-types';
+
+const int = { type: 'string', pattern: '^\\d+$' } as const;
+
+/**
+ * Response headers (API reference "Response headers"; DESIGN §2 step 12). Header values are strings
+ * on the wire, so numeric ones are described as digit strings. Quota and rate headers are sent on
+ * every response to an identified caller, and left out when the counters cannot be read, so they
+ * are not required.
+ */
+export const HEADER_COMPONENTS: Record<string, HeaderObject> = {
+  'X-Request-Id': {
+    description:
+      'Mã yêu cầu, dùng khi liên hệ hỗ trợ / Request identifier, to quote when asking for support.',
+    required: true,
+    schema: { type: 'string', minLength: 1, maxLength: 128 },
+  },
+  'X-Quota-Limit': {
+    description: 'Số lượt gọi trong tháng / Calls allowed in the month.',
+    schema: { ...int },
+  },
+  'X-Quota-Remaining': {
+    description: 'Số lượt gọi còn lại trong tháng / Calls left in the month.',
+    schema: { ...int },
+  },
+  'X-RateLimit-Limit': {
+    description: 'Số yêu cầu mỗi phút của gói / Requests per minute allowed for the plan.',
+    schema: { ...int },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Số yêu cầu còn lại trong phút hiện tại / Requests left in the current minute.',
+    schema: { ...int },
+  },
+  'RateLimit-Policy': {
+    description:
+      'Chính sách giới hạn (IETF draft-ietf-httpapi-ratelimit-headers): "minute" và "month" / Quota policies (IETF RateLimit fields): a "minute" and a "month" policy, e.g. `"minute";q=60;w=60, "month";q=20000;w=2678400`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'Lượt còn lại và số giây đến khi đặt lại, theo từng chính sách / Remaining units and seconds to reset per policy, e.g. `"minute";r=59;t=42, "month";r=19990;t=864000`.',
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description: 'Số giây cần chờ trước khi thử lại / Seconds to wait before retrying.',
+    required: true,
+    schema: { ...int },
+  },
+};
+
+const QUOTA_HEADERS = [
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'RateLimit-Policy',
+  'RateLimit',
+];
+
+/** Headers of one response: X-Request-Id always, quota headers when authenticated, Retry-After on 429. */
+export function responseHeaders(opts: {
+  authenticated: boolean;
+  retryAfter: 'required' | 'optional' | 'none';
+}): Record<string, HeaderObject | RefObject> {
+  const out: Record<string, HeaderObject | RefObject> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  if (opts.authenticated) for (const h of QUOTA_HEADERS) out[h] = ref('headers', h);
+  if (opts.retryAfter === 'required') out['Retry-After'] = ref('headers', 'Retry-After');
+  if (opts.retryAfter === 'optional') {
+    out['Retry-After'] = { ...HEADER_COMPONENTS['Retry-After']!, required: false };
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+import type express from 'express';
+import type { Db } from '../../db/db';
+import { createUpstreamApp } from '../../upstream-kit';
+import type { Logger } from '../../util/logger';
+import type { BuiltinUpstream } from '../builtin-upstreams';
+import { adminUnitsDatasets } from './admin-units-datasets';
+import { seedAdminUnits } from './admin-units-seed';
+import { loadBoundaries } from './boundary-index';
+import type { AdminBoundaries } from './boundary-index';
+
+/**
+ * The service. It also makes sure the reference data is loaded before answering: these are real
+ * units shipped with the code, not sample rows, and the prod Deployments run with
+ * SEED_SAMPLE_DATA=false (so the entry point skips seed()). Already loaded, that costs one lookup.
+ */
+export function createAdminUnitsApp(deps: { db: Db; logger: Logger }): express.Express {
+  const { db, logger } = deps;
+  let loading: Promise<AdminBoundaries> | undefined;
+  const boundaries = (): Promise<AdminBoundaries> => {
+    if (loading) return loading;
+    const p = seedAdminUnits(db).then(() => loadBoundaries(db));
+    loading = p;
+    // A failed load (database briefly down) is retried by the next request instead of sticking.
+    p.catch((err: unknown) => {
+      if (loading === p) loading = undefined;
+      logger.error({ err }, 'admin-units: loading the boundary index failed');
+    });
+    return loading;
+  };
+  // Start now, so the index is built while the pod waits for readiness, not on the first lookup.
+  void boundaries().catch(() => undefined);
+  return createUpstreamApp({
+    db,
+    logger,
+    datasets: adminUnitsDatasets(boundaries),
+    ready: async () => {
+      await boundaries();
+    },
+  });
+}
+
+/** Administrative units before and after the 2025 reorganisation, with boundaries and point lookup. */
+export const adminUnitsUpstream: BuiltinUpstream = {
+  name: 'admin-units',
+  migrationSets: ['admin-units'],
+  seed: (db) => seedAdminUnits(db),
+  createApp: createAdminUnitsApp,
+};

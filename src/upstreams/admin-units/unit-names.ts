@@ -1,0 +1,72 @@
+/** Unit types, as the `level` field and filter spell them. */
+export const PROVINCE_LEVELS = ['tinh', 'thanh-pho'] as const;
+export const WARD_LEVELS = ['phuong', 'xa', 'dac-khu'] as const;
+/** Before 2025 there were also towns (thị trấn); five island districts had no communes at all. */
+export const LEGACY_WARD_LEVELS = ['phuong', 'xa', 'thi-tran', 'huyen'] as const;
+
+export type ProvinceLevel = (typeof PROVINCE_LEVELS)[number];
+export type WardLevel = (typeof WARD_LEVELS)[number];
+export type LegacyWardLevel = (typeof LEGACY_WARD_LEVELS)[number];
+
+const PREFIXES: readonly (readonly [string, string])[] = [
+  ['thành phố ', 'thanh-pho'],
+  ['tỉnh ', 'tinh'],
+  ['phường ', 'phuong'],
+  ['xã ', 'xa'],
+  ['đặc khu ', 'dac-khu'],
+  ['thị trấn ', 'thi-tran'],
+  ['huyện ', 'huyen'],
+];
+
+/**
+ * Splits "Phường Ba Đình" into its type and name. Case-insensitive: the sources also write
+ * "xã Bắc Sơn" and "Thị Trấn …".
+ */
+export function splitUnitName(fullName: string): { level: string; name: string } {
+  const text = fullName.normalize('NFC').trim();
+  const lower = text.toLowerCase();
+  for (const [prefix, level] of PREFIXES) {
+    if (lower.startsWith(prefix)) return { level, name: text.slice(prefix.length).trim() };
+  }
+  throw new Error(`unknown administrative unit type in "${fullName}"`);
+}
+
+export function levelOf<L extends string>(fullName: string, allowed: readonly L[]): L {
+  const { level } = splitUnitName(fullName);
+  if (!(allowed as readonly string[]).includes(level))
+    throw new Error(`"${fullName}": type ${level} not one of ${allowed.join(', ')}`);
+  return level as L;
+}
+
+/** "xã Bắc Sơn" → "Xã Bắc Sơn": the type word always starts upper case. */
+export function tidyFullName(fullName: string): string {
+  const t = fullName.normalize('NFC').trim();
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+// Old style puts the tone mark on the first vowel of oa/oe/uy (Hòa, Thủy), new style on the second
+// (Hoà, Thuỷ). Both spellings name the same place, so comparisons fold them together.
+const PAIRS: readonly (readonly [string, string])[] = [
+  ['oà', 'òa'],
+  ['oá', 'óa'],
+  ['oả', 'ỏa'],
+  ['oã', 'õa'],
+  ['oạ', 'ọa'],
+  ['oè', 'òe'],
+  ['oé', 'óe'],
+  ['oẻ', 'ỏe'],
+  ['oẽ', 'õe'],
+  ['oẹ', 'ọe'],
+  ['uỳ', 'ùy'],
+  ['uý', 'úy'],
+  ['uỷ', 'ủy'],
+  ['uỹ', 'ũy'],
+  ['uỵ', 'ụy'],
+];
+
+/** A comparison key: NFC, lower case, tone marks placed one way, single spaces. */
+export function spellingKey(text: string): string {
+  let t = text.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+  for (const [newStyle, oldStyle] of PAIRS) t = t.split(newStyle).join(oldStyle);
+  return t;
+}

@@ -1,0 +1,195 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'node:http';
+import { startStubUpstream } from '../support/stub-upstream';
+import {
+  ADMIN_SECRET,
+  apiGet,
+  freePort,
+  newAccount,
+  startProductProcess,
+  tempConfig,
+} from './product-process';
+import type { ProductProcess } from './product-process';
+
+// One gateway on PGlite with a private Redis and an external stub upstream, both of which the
+// tests take away and bring back.
+let redisPort: number;
+let redis: ChildProcess | undefined;
+let stub: Awaited<ReturnType<typeof startStubUpstream>>;
+let configDir: string;
+let p: ProductProcess;
+let key: string;
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function startRedis(): Promise<void> {
+  redis = spawn(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  await wait(300);
+}
+async function stopRedis(): Promise<void> {
+  const r = redis;
+  redis = undefined;
+  if (r) await new Promise<void>((done) => (r.once('exit', () => done()), r.kill('SIGKILL')));
+}
+const ready = async () => (await fetch(`${p.admin}/readyz`)).status;
+async function until(fn: () => Promise<boolean>, ms = 8000): Promise<boolean> {
+  for (const t0 = Date.now(); Date.now() - t0 < ms; await wait(200)) if (await fn()) return true;
+  return false;
+}
+
+beforeAll(async () => {
+  redisPort = await freePort();
+  await startRedis();
+  stub = await startStubUpstream('127.0.0.2');
+  configDir = tempConfig((docs) => {
+    for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) {
+      if (docs.upstreams.hasIn(['upstreams', name]))
+        docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
+    }
+  });
+  p = await startProductProcess({
+    CONFIG_DIR: configDir,
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    ADMIN_JWT_SECRET: ADMIN_SECRET,
+  });
+  key = (await newAccount(p, 'pro')).key;
+}, 180_000);
+
+afterAll(async () => {
+  await p?.stop('SIGKILL');
+  await stopRedis();
+  await stub?.close();
+});
+
+describe('metrics and logs', () => {
+  it('counts known traffic by dataset, status, code and plan', async () => {
+    for (let i = 0; i < 3; i++) expect((await apiGet(p, '/v1/bailiff-offices?q=van', key)).status).toBe(200);
+    expect((await apiGet(p, '/v1/bailiff-offices?q=van')).status).toBe(401);
+    expect((await apiGet(p, '/v1/bailiff-offices/tc_missing', key)).status).toBe(404);
+    const text = await (await fetch(`${p.admin}/metrics`)).text();
+    expect(text).toContain(
+      'lookup_http_requests_total{dataset="bailiff-offices",status="200",code="ok",plan="pro"} 3',
+    );
+    expect(text).toContain(
+      'lookup_http_requests_total{dataset="bailiff-offices",status="401",code="unauthorized",plan="none"} 1',
+    );
+    expect(text).toContain(
+      'lookup_http_requests_total{dataset="bailiff-offices",status="404",code="not_found",plan="pro"} 1',
+    );
+    expect(text).toMatch(
+      /lookup_http_request_duration_seconds_bucket\{le="[^"]+",dataset="bailiff-offices"\} \d+/,
+    );
+    expect(text).toMatch(/lookup_upstream_request_duration_seconds_count\{upstream="directory"\} 4/);
+    expect(text).toMatch(/lookup_quota_reservations_total\{result="quota"\} \d+/);
+    expect(text).toMatch(/lookup_key_cache_lookups_total\{result="hit"\} \d+/);
+    expect(text).toMatch(/lookup_process_resident_memory_bytes \d+/);
+  });
+
+  it('writes one JSON log line per request with request id, account, dataset, status and timings, never the key', async () => {
+    await apiGet(p, '/v1/bailiff-offices?q=van', key, { 'x-request-id': 'log-check-1' });
+    await wait(100);
+    const line = p
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"log-check-1"'));
+    expect(line).toBeDefined();
+    const entry = JSON.parse(line!) as Record<string, unknown>;
+    expect(entry).toMatchObject({
+      req_id: 'log-check-1',
+      dataset: 'bailiff-offices',
+      status: 200,
+      plan: 'pro',
+      account_id: expect.stringMatching(/^acc_/),
+    });
+    expect(typeof entry.duration_ms).toBe('number');
+    expect(typeof entry.upstream_ms).toBe('number');
+    expect(p.output()).not.toContain(key);
+  });
+});
+
+describe('readiness', () => {
+  it('flips when the upstream goes away and comes back', async () => {
+    expect(await ready()).toBe(200);
+    const url = new URL(stub.url);
+    await stub.close();
+    expect(await until(async () => (await ready()) === 503)).toBe(true);
+    const body = (await (await fetch(`${p.admin}/readyz`)).json()) as { checks: Record<string, boolean> };
+    expect(body.checks.upstreams).toBe(false);
+    // back on the same address
+    const again = await startStubUpstream('127.0.0.2');
+    const relay = createServer((req, res) => {
+      void fetch(`${again.url}${req.url}`).then(async (r) => {
+        res.writeHead(r.status, { 'content-type': 'application/json' });
+        res.end(await r.text());
+      });
+    });
+    await new Promise<void>((r) => relay.listen(Number(url.port), '127.0.0.2', () => r()));
+    expect(await until(async () => (await ready()) === 200)).toBe(true);
+    expect((await fetch(`${p.admin}/healthz`)).status).toBe(200);
+  });
+
+  it('flips when the counter store goes away and comes back, without a 5xx on the API', async () => {
+    await stopRedis();
+    expect(await until(async () => (await ready()) === 503)).toBe(true);
+    expect((await apiGet(p, '/v1/bailiff-offices?q=van', key)).status).toBe(200);
+    await startRedis();
+    expect(await until(async () => (await ready()) === 200)).toBe(true);
+  });
+});
+
+describe('hot configuration reload', () => {
+  it('picks up a change of CONFIG_DIR without restart, and refuses a broken one keeping the old', async () => {
+    const pro = (await newAccount(p, 'pro')).key;
+    expect(
+      ((await apiGet(p, '/v1/bailiff-offices?per_page=500', pro)).body.meta as { per_page: number }).per_page,
+    ).toBe(100);
+    const plansFile = join(configDir, 'plans.yaml');
+    const original = readFileSync(plansFile, 'utf8');
+    writeFileSync(plansFile, original.replace('per_page_max: 100,', 'per_page_max: 7,'));
+    expect(
+      await until(
+        async () =>
+          ((await apiGet(p, '/v1/bailiff-offices?per_page=500', pro)).body.meta as { per_page: number })
+            .per_page === 7,
+      ),
+    ).toBe(true);
+
+    writeFileSync(plansFile, original.replace('per_page_max: 100,', 'per_page_max: "many",'));
+    await wait(1500);
+    expect(
+      ((await apiGet(p, '/v1/bailiff-offices?per_page=500', pro)).body.meta as { per_page: number }).per_page,
+    ).toBe(7);
+    expect(p.output()).toContain('configuration reload refused');
+    expect(p.output()).toContain('plans.yaml');
+    writeFileSync(plansFile, original);
+    expect(
+      await until(
+        async () =>
+          ((await apiGet(p, '/v1/bailiff-offices?per_page=500', pro)).body.meta as { per_page: number })
+            .per_page === 100,
+      ),
+    ).toBe(true);
+    const metrics = await (await fetch(`${p.admin}/metrics`)).text();
+    expect(metrics).toMatch(/lookup_config_reloads_total\{result="failure"\} [1-9]/);
+    expect(metrics).toMatch(/lookup_config_reloads_total\{result="success"\} [1-9]/);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes requests in flight on SIGTERM, refuses new connections, and exits 0', async () => {
+    const inflight = Array.from({ length: 5 }, (_, i) => apiGet(p, `/v1/legal-documents/vb_${i}_slow`, key));
+    await wait(300);
+    p.child.kill('SIGTERM');
+    const results = await Promise.all(inflight);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await p.exited).toBe(0);
+    await expect(fetch(`${p.base}/v1/me`)).rejects.toThrow();
+  }, 30_000);
+});

@@ -1,0 +1,113 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { signAdminToken } from '../../src/runtime/admin-secret';
+import { startProduct } from '../../src/runtime/start-product';
+import type { RunningProduct } from '../../src/runtime/start-product';
+import type { HttpResult } from '../support/openapi-validator';
+
+export const ADMIN_SECRET = 'x'.repeat(32);
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+/**
+ * A copy of config/ in a temp dir, the local upstreams moved to free ports: the built-in upstreams
+ * listen on the ports written in upstreams.yaml, which a developer's `npm start` or another test
+ * worker may hold. Everything else is the real configuration.
+ */
+export async function copyConfig(root: string): Promise<string> {
+  const dir = join(root, 'config');
+  cpSync(join(__dirname, '..', '..', 'config'), dir, { recursive: true });
+  const file = join(dir, 'upstreams.yaml');
+  const doc = parse(readFileSync(file, 'utf8')) as { upstreams: Record<string, { url: string }> };
+  for (const up of Object.values(doc.upstreams)) {
+    const url = new URL(up.url);
+    if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') continue;
+    url.port = String(await freePort());
+    up.url = url.toString().replace(/\/$/, '');
+  }
+  writeFileSync(file, stringify(doc));
+  return dir;
+}
+
+export interface E2eProduct {
+  product: RunningProduct;
+  root: string;
+  configDir: string;
+  base: string;
+  /** Creates a verified (by default) account on the plan via the admin API; returns its id and key. */
+  account(plan: string, opts?: { verified?: boolean }): Promise<{ id: string; key: string }>;
+  /** PATCH /admin/accounts/{id}. */
+  patchAccount(id: string, body: Record<string, unknown>): Promise<void>;
+}
+
+/** The real product: gateway, admin API, built-in upstreams with their sample data, PGlite. */
+export async function startE2eProduct(): Promise<E2eProduct> {
+  const root = mkdtempSync(join(tmpdir(), 'lookup-openapi-e2e-'));
+  const configDir = await copyConfig(root);
+  const product = await startProduct({
+    configDir,
+    dataDir: join(root, 'data'),
+    port: 0,
+    adminPort: 0,
+    adminJwtSecret: ADMIN_SECRET,
+    logLevel: 'silent',
+    print: () => undefined,
+    watchConfig: false,
+  });
+  const token = await signAdminToken(ADMIN_SECRET, Date.now());
+  const adminBase = `http://127.0.0.1:${product.adminPort}/admin`;
+  const admin = async (method: string, path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(adminBase + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) throw new Error(`admin ${method} ${path} → ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  let n = 0;
+  return {
+    product,
+    root,
+    configDir,
+    base: `http://127.0.0.1:${product.port}`,
+    async account(plan, opts = {}) {
+      n += 1;
+      const acc = await admin('POST', '/accounts', {
+        email: `openapi-${plan}-${n}@example.vn`,
+        plan,
+        email_verified: opts.verified ?? true,
+      });
+      const id = String(acc.id);
+      const key = await admin('POST', `/accounts/${id}/keys`, {});
+      return { id, key: String(key.key) };
+    },
+    async patchAccount(id, body) {
+      await admin('PATCH', `/accounts/${id}`, body);
+    },
+  };
+}
+
+/** A GET as a client makes it, the key in X-Api-Key. */
+export async function httpGet(base: string, path: string, key?: string): Promise<HttpResult> {
+  const res = await fetch(base + path, { headers: key ? { 'x-api-key': key } : {} });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: the validator reports the content type
+  }
+  return { status: res.status, body, headers: Object.fromEntries(res.headers) };
+}

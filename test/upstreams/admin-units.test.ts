@@ -1,0 +1,391 @@
+import request from 'supertest';
+import { migrate } from '../../src/db/migrate';
+import { adminUnitsUpstream } from '../../src/upstreams/admin-units/admin-units-upstream';
+import { TEST_DATABASES } from '../support/databases';
+import { registry, startUpstream } from './upstream-harness';
+import type { Harness } from './upstream-harness';
+
+// Known places: central Hanoi (Hoàn Kiếm lake), District 1 of Ho Chi Minh City, central Da Nang.
+const HANOI = '21.0285,105.8542';
+const HCMC = '10.7769,106.7009';
+const DA_NANG = '16.0544,108.2022';
+const SEA = '15.0,112.0';
+
+const TOTALS: Record<string, number> = {
+  provinces: 34,
+  wards: 3321,
+  'legacy-provinces': 63,
+  'legacy-wards': 10052,
+  'province-boundaries': 34,
+  'ward-boundaries': 3321,
+};
+
+interface Unit {
+  id: string;
+  code: string;
+  full_name: string;
+  level: string;
+  coverage?: string;
+  mapping_code?: string;
+  province?: { id: string; code: string; name: string };
+}
+
+const codes = (rows: Unit[]): string[] => rows.map((r) => r.code);
+
+describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
+  let h: Harness;
+  const get = (path: string) => request(h.app).get(path);
+  const list = async (path: string): Promise<{ data: Unit[]; total: number }> => {
+    const r = await get(path);
+    expect(r.status).toBe(200);
+    return r.body;
+  };
+  const detail = async (path: string): Promise<Record<string, unknown>> => {
+    const r = await get(path);
+    expect(r.status).toBe(200);
+    return r.body.data;
+  };
+
+  beforeAll(async () => {
+    h = await startUpstream(tdb, adminUnitsUpstream);
+  }, 120_000);
+  afterAll(async () => {
+    await h?.db.close();
+  });
+
+  describe('datasets', () => {
+    it('serves every admin-units dataset of the registry, with its id prefix and full total', async () => {
+      const ds = registry('admin-units');
+      expect(ds.map((d) => d.path).sort()).toEqual(Object.keys(TOTALS).sort());
+      for (const d of ds) {
+        const q = d.path === 'ward-boundaries' ? '?province_code=01&per_page=1000' : '?per_page=1000';
+        const r = await list(`/${d.path}${q}`);
+        expect(r.data.length).toBeGreaterThan(0);
+        for (const rec of r.data) expect(rec.id.startsWith(d.id_prefix)).toBe(true);
+        expect((await get(`/${d.path}/_stats`)).body.total).toBe(TOTALS[d.path]);
+        if (d.path !== 'ward-boundaries') expect(r.total).toBe(TOTALS[d.path]);
+        const one = await detail(`/${d.path}/${r.data[0]!.id}`);
+        expect(one.id).toBe(r.data[0]!.id);
+      }
+    });
+
+    it('derives ids from official codes', async () => {
+      expect((await detail('/provinces/tinh_01')).full_name).toBe('Thành phố Hà Nội');
+      expect((await detail('/wards/xa_00004')).full_name).toBe('Phường Ba Đình');
+      expect((await detail('/legacy-provinces/tinhcu_02')).full_name).toBe('Tỉnh Hà Giang');
+      expect((await detail('/legacy-wards/xacu_00001')).full_name).toBe('Phường Phúc Xá');
+      expect((await detail('/province-boundaries/rgtinh_79')).unit_id).toBe('tinh_79');
+      expect((await detail('/ward-boundaries/rgxa_00004')).unit_id).toBe('xa_00004');
+    });
+
+    it('returns list fields in lists; detail adds area, bbox, came_from and mapping_2025', async () => {
+      const w = (await list('/wards?code=00004')).data[0]!;
+      expect(Object.keys(w).sort()).toEqual(
+        [
+          'id',
+          'code',
+          'name',
+          'name_en',
+          'full_name',
+          'full_name_en',
+          'level',
+          'province',
+          'mapping_notes',
+        ].sort(),
+      );
+      expect(w).toMatchObject({
+        name: 'Ba Đình',
+        name_en: 'Ba Dinh',
+        full_name_en: 'Ba Dinh Ward',
+        level: 'phuong',
+        province: { id: 'tinh_01', code: '01', name: 'Hà Nội' },
+        mapping_notes: [],
+      });
+      const d = await detail('/wards/xa_00004');
+      expect(Object.keys(d).sort()).toEqual(
+        [...Object.keys(w), 'area_km2', 'bbox', 'came_from', 'mapping_2025'].sort(),
+      );
+      expect(d.area_km2).toBeCloseTo(2.97);
+      const [minLng, minLat, maxLng, maxLat] = d.bbox as number[];
+      expect(minLng).toBeLessThan(maxLng!);
+      expect(minLat).toBeLessThan(maxLat!);
+      expect(d.mapping_2025).toBeNull();
+      const p = await detail('/provinces/tinh_01');
+      expect(p).toMatchObject({ level: 'thanh-pho', name_en: 'Hanoi', ward_count: 126, area_km2: 3359.84 });
+    });
+
+    it('answers 404 for unknown ids and ids of another dataset', async () => {
+      for (const p of [
+        '/wards/xa_99999',
+        '/wards/tinh_01',
+        '/wards/xacu_00004',
+        '/provinces/tinhcu_01',
+        '/ward-boundaries/xa_00004',
+      ]) {
+        const r = await get(p);
+        expect({ p, status: r.status, code: r.body.code }).toEqual({ p, status: 404, code: 'not_found' });
+      }
+    });
+  });
+
+  describe('filters', () => {
+    it('provinces: q without diacritics or in English, code, level, amended', async () => {
+      expect(codes((await list('/provinces?q=ho+chi+minh')).data)).toEqual(['79']);
+      expect(codes((await list('/provinces?q=Hồ%20Chí%20Minh')).data)).toEqual(['79']);
+      expect(codes((await list('/provinces?q=hanoi')).data)).toEqual(['01']);
+      expect(codes((await list('/provinces?code=48')).data)).toEqual(['48']);
+      const cities = await list('/provinces?level=thanh-pho');
+      expect(cities.total).toBe(7);
+      for (const c of cities.data) expect(c.level).toBe('thanh-pho');
+      expect((await list('/provinces?level=tinh')).total).toBe(27);
+      expect(codes((await list('/provinces?amended=true')).data)).toEqual(['75']);
+      expect((await list('/provinces?amended=false')).total).toBe(33);
+    });
+
+    it('wards: q, province_code, level, code, amended, together', async () => {
+      const q = await list('/wards?q=ba+dinh');
+      expect(codes(q.data)).toEqual(expect.arrayContaining(['00004']));
+      expect((await list('/wards?q=BA%20%C4%90%C3%8CNH&province_code=01')).data.map((x) => x.code)).toEqual([
+        '00004',
+      ]);
+      expect((await list('/wards?province_code=01')).total).toBe(126);
+      expect((await list('/wards?level=dac-khu')).total).toBe(13);
+      expect((await list('/wards?level=phuong')).total + (await list('/wards?level=xa')).total).toBe(
+        3321 - 13,
+      );
+      const hnPhuong = await list('/wards?province_code=01&level=phuong&per_page=1000');
+      expect(hnPhuong.total).toBe(51);
+      for (const w of hnPhuong.data) expect([w.level, w.province!.code]).toEqual(['phuong', '01']);
+      expect(codes((await list('/wards?code=26740')).data)).toEqual(['26740']);
+      expect((await list('/wards?amended=true')).total).toBe(12);
+    });
+
+    it('legacy-provinces: q, code, level, new_province_code', async () => {
+      // Words match inside words, as everywhere in the kit: "ha giang" also finds Hậu Giang.
+      expect(codes((await list('/legacy-provinces?q=ha+giang')).data)).toEqual(['02', '93']);
+      expect(codes((await list('/legacy-provinces?q=Tuyên+Quang')).data)).toEqual(['08']);
+      expect(codes((await list('/legacy-provinces?code=77')).data)).toEqual(['77']);
+      expect((await list('/legacy-provinces?level=thanh-pho')).total).toBe(6);
+      expect(codes((await list('/legacy-provinces?new_province_code=79')).data)).toEqual(['74', '77', '79']);
+    });
+
+    it('legacy-wards: q, code, province_code, level, new_ward_code, new_province_code', async () => {
+      expect(codes((await list('/legacy-wards?q=cong+vi&province_code=01')).data)).toEqual(['00007']);
+      expect(codes((await list('/legacy-wards?code=00019')).data)).toEqual(['00019']);
+      expect((await list('/legacy-wards?province_code=02')).total).toBe(193);
+      expect((await list('/legacy-wards?level=huyen')).total).toBe(5);
+      expect((await list('/legacy-wards?level=thi-tran')).total).toBe(617);
+      expect(codes((await list('/legacy-wards?new_ward_code=00004&per_page=50')).data)).toEqual([
+        '00004',
+        '00013',
+        '00016',
+        '00019',
+        '00022',
+        '00028',
+        '00040',
+        '00055',
+        '00073',
+        '00112',
+      ]);
+      const toHcmc = await list('/legacy-wards?new_province_code=79&level=huyen');
+      expect(codes(toHcmc.data)).toEqual(['755']);
+    });
+
+    it('boundaries: code, province_code, q; ward-boundaries needs one of point, code, province_code, q', async () => {
+      expect(codes((await list('/province-boundaries?code=01')).data)).toEqual(['01']);
+      expect(codes((await list('/province-boundaries?q=da+nang')).data)).toEqual(['48']);
+      expect((await list('/ward-boundaries?province_code=79')).total).toBe(168);
+      expect(codes((await list('/ward-boundaries?code=00070')).data)).toEqual(['00070']);
+      expect(codes((await list('/ward-boundaries?q=hoan+kiem')).data)).toEqual(['00070']);
+      const r = await get('/ward-boundaries');
+      expect(r.status).toBe(422);
+      expect(r.body.code).toBe('invalid_request');
+    });
+
+    it('pages without overlap', async () => {
+      const p1 = await list('/legacy-wards?province_code=01&per_page=5&page=1');
+      const p2 = await list('/legacy-wards?province_code=01&per_page=5&page=2');
+      expect(p1.total).toBe(p2.total);
+      expect(codes(p1.data).filter((c) => codes(p2.data).includes(c))).toEqual([]);
+    });
+  });
+
+  describe('before and after the reorganisation', () => {
+    it('old → new for a commune that was split: Phường Cống Vị went partly to Ngọc Hà and Giảng Võ', async () => {
+      const d = await detail('/legacy-wards/xacu_00007');
+      expect(d).toMatchObject({ full_name: 'Phường Cống Vị', level: 'phuong', province: { code: '01' } });
+      const to = d.went_to as Unit[];
+      expect(to.map((u) => [u.id, u.full_name, u.coverage])).toEqual([
+        ['xa_00008', 'Phường Ngọc Hà', 'partial'],
+        ['xa_00025', 'Phường Giảng Võ', 'partial'],
+      ]);
+      expect((await detail('/legacy-wards/xacu_00019')).went_to as Unit[]).toHaveLength(4);
+    });
+
+    it('old → new for a commune merged whole: Phường Trúc Bạch is now in Phường Ba Đình', async () => {
+      const to = (await detail('/legacy-wards/xacu_00004')).went_to as Unit[];
+      expect(to.map((u) => [u.id, u.coverage, u.mapping_code, u.province?.code])).toEqual([
+        ['xa_00004', 'full', '00004', '01'],
+      ]);
+    });
+
+    it('new → old for a merged ward: Phường Ba Đình came from 2 whole and 8 partial old wards', async () => {
+      const from = (await detail('/wards/xa_00004')).came_from as Unit[];
+      expect(from).toHaveLength(10);
+      expect(from.filter((u) => u.coverage === 'full').map((u) => u.full_name)).toEqual([
+        'Phường Trúc Bạch',
+        'Phường Quán Thánh',
+      ]);
+      expect(from[0]).toMatchObject({ id: 'xacu_00004', province: { id: 'tinhcu_01', code: '01' } });
+    });
+
+    it('provinces: Hà Giang went into Tuyên Quang, which came from both', async () => {
+      const to = (await detail('/legacy-provinces/tinhcu_02')).went_to as Unit[];
+      expect(to.map((u) => [u.id, u.coverage])).toEqual([['tinh_08', 'full']]);
+      const from = (await detail('/provinces/tinh_08')).came_from as Unit[];
+      expect(from.map((u) => u.id)).toEqual(['tinhcu_02', 'tinhcu_08']);
+      expect(((await detail('/provinces/tinh_79')).came_from as Unit[]).map((u) => u.code)).toEqual([
+        '74',
+        '77',
+        '79',
+      ]);
+    });
+
+    it('an island district without communes became a special zone', async () => {
+      const to = (await detail('/legacy-wards/xacu_755')).went_to as Unit[];
+      expect(to.map((u) => [u.full_name, u.level, u.province?.code])).toEqual([
+        ['Đặc khu Côn Đảo', 'dac-khu', '79'],
+      ]);
+    });
+  });
+
+  describe('disagreements between the 2025 mapping and the current list', () => {
+    it('flags a code changed since the mapping, and still links the old units to the current code', async () => {
+      const d = await detail('/wards/xa_06978');
+      expect(d).toMatchObject({
+        full_name: 'Xã Ba Chẽ',
+        mapping_notes: ['code_changed'],
+        mapping_2025: { code: '06970', full_name: 'Xã Ba Chẽ' },
+      });
+      expect((d.came_from as Unit[]).map((u) => u.code)).toEqual([
+        '06886',
+        '06970',
+        '06973',
+        '06982',
+        '06988',
+      ]);
+      const to = (await detail('/legacy-wards/xacu_23938')).went_to as Unit[];
+      expect(to.map((u) => [u.code, u.mapping_code])).toEqual([['23938', '23737']]);
+      expect((await get('/wards/xa_06970')).status).toBe(404);
+    });
+
+    it('flags a changed unit type: Đồng Nai is a city now, ten of its communes wards', async () => {
+      expect(await detail('/provinces/tinh_75')).toMatchObject({
+        full_name: 'Thành phố Đồng Nai',
+        level: 'thanh-pho',
+        mapping_notes: ['level_changed'],
+        mapping_2025: { code: '75', full_name: 'Tỉnh Đồng Nai' },
+      });
+      const changed = await list('/wards?amended=true&province_code=75');
+      expect(changed.total).toBe(10);
+      for (const w of changed.data) expect(w.level).toBe('phuong');
+    });
+
+    it('keeps the reconciliation counts with the loaded data', async () => {
+      const r = await h.db.query<{ options: unknown }>(
+        'SELECT options FROM admin_units_seed_state WHERE id = 1',
+      );
+      const raw = r.rows[0]!.options;
+      const stats = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, unknown>;
+      expect(stats).toMatchObject({
+        amended_provinces: 1,
+        amended_wards: 12,
+        notes: { code_changed: 2, level_changed: 11, renamed: 0, not_in_mapping: 0 },
+        mapping_units_unmatched: 0,
+        links_dropped: 0,
+      });
+    });
+  });
+
+  describe('point lookup', () => {
+    it.each([
+      [HANOI, '00070', 'Phường Hoàn Kiếm', '01'],
+      [HCMC, '26740', 'Phường Sài Gòn', '79'],
+      [DA_NANG, '20257', 'Phường Hoà Cường', '48'],
+    ])('finds the ward and province containing %s', async (point, ward, name, province) => {
+      const w = await list(`/ward-boundaries?point=${point}`);
+      expect(w.data.map((u) => [u.code, u.full_name, u.province?.code])).toEqual([[ward, name, province]]);
+      expect(w.total).toBe(1);
+      const p = await list(`/province-boundaries?point=${point}`);
+      expect(codes(p.data)).toEqual([province]);
+    });
+
+    it('finds nothing at sea', async () => {
+      expect(await list(`/ward-boundaries?point=${SEA}`)).toEqual({ data: [], total: 0 });
+      expect(await list(`/province-boundaries?point=${SEA}`)).toEqual({ data: [], total: 0 });
+      expect(await list('/ward-boundaries?point=48.8566,2.3522')).toEqual({ data: [], total: 0 });
+    });
+
+    it('combines point with other filters', async () => {
+      expect((await list(`/ward-boundaries?point=${HANOI}&province_code=01`)).total).toBe(1);
+      expect((await list(`/ward-boundaries?point=${HANOI}&province_code=79`)).total).toBe(0);
+    });
+
+    it('accepts the spellings the gateway accepts (spaces, integers, negative zero)', async () => {
+      expect((await list('/ward-boundaries?point=21.0285,%20105.8542')).total).toBe(1);
+      expect((await list('/province-boundaries?point=-0,0')).total).toBe(0);
+    });
+
+    it.each([
+      'abc',
+      '21.0285',
+      '21.0285,105.8542,3',
+      '21.0285;105.8542',
+      '1e1,105',
+      '91,105',
+      '-90.5,0',
+      '21,181',
+      '21,-180.01',
+      '0x10,5',
+    ])('answers 422 invalid_request for point=%s', async (point) => {
+      const r = await get(`/ward-boundaries?point=${encodeURIComponent(point)}`);
+      expect(r.status).toBe(422);
+      expect(r.body).toMatchObject({ code: 'invalid_request', param: 'point' });
+      expect((await get(`/province-boundaries?point=${encodeURIComponent(point)}`)).status).toBe(422);
+    });
+
+    it('answers 422 for a repeated point', async () => {
+      expect((await get(`/ward-boundaries?point=${HANOI}&point=${HCMC}`)).status).toBe(422);
+    });
+
+    it('returns the GeoJSON geometry in detail only', async () => {
+      const w = await list(`/ward-boundaries?point=${HANOI}`);
+      expect(w.data[0]).not.toHaveProperty('geometry');
+      const d = await detail(`/ward-boundaries/${w.data[0]!.id}`);
+      expect(d.geometry).toMatchObject({ type: 'Polygon', coordinates: expect.any(Array) });
+      const p = await detail('/province-boundaries/rgtinh_01');
+      expect((p.geometry as { type: string }).type).toBe('MultiPolygon');
+      expect((await detail('/wards/xa_00070')).geometry).toBeUndefined();
+    });
+  });
+
+  describe('loading', () => {
+    it('seeds once: a second seed and a second app change nothing', async () => {
+      const count = async () =>
+        (
+          await h.db.query<{ n: number }>(
+            'SELECT (SELECT count(*) FROM admin_wards) + (SELECT count(*) FROM admin_ward_links) + (SELECT count(*) FROM admin_legacy_wards) AS n',
+          )
+        ).rows[0]!.n;
+      const before = Number(await count());
+      for (const set of adminUnitsUpstream.migrationSets) expect(await migrate(h.db, set)).toEqual([]);
+      await adminUnitsUpstream.seed(h.db, { seed: 99, scale: 2 });
+      expect(Number(await count())).toBe(before);
+      expect(before).toBe(3321 + 10604 + 10052);
+    });
+
+    it('answers /healthz once the boundary index is built', async () => {
+      expect((await get('/healthz')).body).toEqual({ status: 'ok' });
+    });
+  });
+});
