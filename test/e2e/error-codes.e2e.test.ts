@@ -125,3 +125,52 @@ describe('every error code the gateway owns, through a real process', () => {
     });
   });
 });
+
+describe('npm run admin (the CLI over the admin API)', () => {
+  const cli = async (...args: string[]): Promise<Record<string, unknown>> => {
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/admin.ts', ...args],
+        { env: { PATH: process.env.PATH ?? '', ADMIN_URL: p.admin, ADMIN_JWT_SECRET: ADMIN_SECRET } },
+        (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)),
+      ),
+    );
+    return JSON.parse(out) as Record<string, unknown>;
+  };
+
+  it('creates an account and a key, buys credits, locks and unlocks, all from the command line', async () => {
+    const acc = await cli(
+      'accounts',
+      'create',
+      '--email',
+      'cli@example.vn',
+      '--plan',
+      'starter',
+      '--verified',
+    );
+    expect(acc).toMatchObject({
+      email: 'cli@example.vn',
+      plan: 'starter',
+      email_verified: true,
+      extra_credits: 0,
+      restricted_until: null,
+    });
+    const key = await cli('keys', 'create', String(acc.id), '--ip', '127.0.0.1/32');
+    expect(String(key.key)).toMatch(/^lk_/);
+    expect((await apiGet(p, '/v1/legal-documents?q=luat', String(key.key))).status).toBe(200);
+    expect(
+      (await cli('credits', 'add', String(acc.id), '--amount', '50', '--reference', 'inv-9')).extra_credits,
+    ).toBe(50);
+    expect(
+      (await cli('accounts', 'update', String(acc.id), '--restricted-until', '2099-01-01T00:00:00Z'))
+        .restricted_until,
+    ).toBe('2099-01-01T00:00:00.000Z');
+    expect((await cli('accounts', 'unlock', String(acc.id))).restricted_until).toBeNull();
+    const keys = (await cli('keys', 'list', String(acc.id))) as unknown as { id: string; prefix: string }[];
+    expect(keys).toHaveLength(1);
+    expect(JSON.stringify(keys)).not.toContain(String(key.key));
+    expect((await cli('keys', 'revoke', String(key.id))).revoked_at).toEqual(expect.any(String));
+  }, 60_000);
+});

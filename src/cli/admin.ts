@@ -1,0 +1,118 @@
+// `npm run admin -- <command>`: a CLI over the admin API (DESIGN §6). Reads its settings from the
+// environment: ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT or :9090), and ADMIN_TOKEN, or
+// ADMIN_JWT_SECRET to sign one, or the embedded default's secret in DATA_DIR (default ./var).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { signAdminToken } from '../runtime/admin-secret';
+
+const USAGE = `usage: npm run admin -- <command> [options]
+
+  accounts create --email <e> --plan <plan> [--verified]
+  accounts get <account-id>
+  accounts update <account-id> [--plan <plan>] [--verified | --unverified] [--restricted-until <ISO>|null]
+  accounts unlock <account-id>
+  keys create <account-id> [--expires-at <ISO>] [--ip <cidr>]...
+  keys list <account-id>
+  keys revoke <key-id>
+  credits add <account-id> --amount <n> --reference <ref>
+  token                      print an admin token (needs ADMIN_JWT_SECRET or the embedded secret)
+
+environment: ADMIN_URL, ADMIN_TOKEN | ADMIN_JWT_SECRET, DATA_DIR`;
+
+const env = process.env;
+
+async function token(): Promise<string> {
+  if (env.ADMIN_TOKEN) return env.ADMIN_TOKEN;
+  let secret = env.ADMIN_JWT_SECRET;
+  const file = join(env.DATA_DIR || './var', 'admin-jwt-secret');
+  if (!secret && existsSync(file)) secret = readFileSync(file, 'utf8').trim();
+  if (!secret) throw new Error('set ADMIN_TOKEN or ADMIN_JWT_SECRET (or run next to the embedded DATA_DIR)');
+  return signAdminToken(secret, Date.now(), 3600, 'admin-cli');
+}
+
+async function call(method: string, path: string, body?: unknown): Promise<unknown> {
+  const base = env.ADMIN_URL || `http://127.0.0.1:${env.ADMIN_PORT || '9090'}`;
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${await token()}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  const json: unknown = text ? JSON.parse(text) : null;
+  if (!r.ok) throw new Error(`${method} ${path} → ${r.status} ${text}`);
+  return json;
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const { values: o, positionals: p } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      plan: { type: 'string' },
+      verified: { type: 'boolean' },
+      unverified: { type: 'boolean' },
+      'restricted-until': { type: 'string' },
+      'expires-at': { type: 'string' },
+      ip: { type: 'string', multiple: true },
+      amount: { type: 'string' },
+      reference: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  const [group, action, id] = p;
+  const need = (v: string | undefined, what: string): string => {
+    if (!v) throw new Error(`missing ${what}\n\n${USAGE}`);
+    return v;
+  };
+  switch (`${group} ${action ?? ''}`.trim()) {
+    case 'accounts create':
+      return call('POST', '/admin/accounts', {
+        email: need(o.email, '--email'),
+        plan: need(o.plan, '--plan'),
+        email_verified: o.verified === true,
+      });
+    case 'accounts get':
+      return call('GET', `/admin/accounts/${need(id, 'account id')}`);
+    case 'accounts update': {
+      const body: Record<string, unknown> = {};
+      if (o.plan) body.plan = o.plan;
+      if (o.verified || o.unverified) body.email_verified = o.verified === true;
+      if (o['restricted-until'] !== undefined)
+        body.restricted_until = o['restricted-until'] === 'null' ? null : o['restricted-until'];
+      return call('PATCH', `/admin/accounts/${need(id, 'account id')}`, body);
+    }
+    case 'accounts unlock':
+      return call('PATCH', `/admin/accounts/${need(id, 'account id')}`, { restricted_until: null });
+    case 'keys create':
+      return call('POST', `/admin/accounts/${need(id, 'account id')}/keys`, {
+        ...(o['expires-at'] ? { expires_at: o['expires-at'] } : {}),
+        ...(o.ip ? { ip_allowlist: o.ip } : {}),
+      });
+    case 'keys list':
+      return call('GET', `/admin/accounts/${need(id, 'account id')}/keys`);
+    case 'keys revoke':
+      return call('DELETE', `/admin/keys/${need(id, 'key id')}`);
+    case 'credits add':
+      return call('POST', `/admin/accounts/${need(id, 'account id')}/credits`, {
+        amount: Number(need(o.amount, '--amount')),
+        reference: need(o.reference, '--reference'),
+      });
+    case 'token':
+      return { token: await token() };
+    default:
+      throw new Error(USAGE);
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (out) => console.log(JSON.stringify(out, null, 2)),
+  (err: unknown) => {
+    console.error((err as Error).message);
+    process.exit(1);
+  },
+);
