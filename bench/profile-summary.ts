@@ -11,6 +11,7 @@ interface CallFrame {
 interface ProfileNode {
   id: number;
   callFrame: CallFrame;
+  children?: number[];
 }
 
 interface CpuProfile {
@@ -95,6 +96,38 @@ export function summarizeAreas(file: string): { area: string; self_pct: number }
     .sort((x, y) => y.self_pct - x.self_pct);
 }
 
+/**
+ * Inclusive (self + callees) time by function: each sample counts once for every distinct function
+ * on its stack. Says where native time (writev, string writes) comes from.
+ */
+export function summarizeInclusive(file: string, top = 40, filter: (r: ProfileRow) => boolean = () => true): ProfileRow[] {
+  const { byNode, nodes, busy } = selfTimes(file);
+  const parent = new Map<number, number>();
+  for (const n of nodes.values()) for (const c of n.children ?? []) parent.set(c, n.id);
+  const agg = new Map<string, ProfileRow>();
+  for (const [id, ms] of byNode) {
+    if (nodes.get(id)?.callFrame.functionName === '(idle)') continue;
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const cf = nodes.get(cur)?.callFrame;
+      if (!cf || cf.functionName === '(root)') continue;
+      const fn = cf.functionName || '(anonymous)';
+      const w = where(cf);
+      const k = `${fn}@${w}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const row = agg.get(k) ?? { fn, where: w, self_ms: 0, self_pct: 0 };
+      row.self_ms += ms;
+      agg.set(k, row);
+    }
+  }
+  return [...agg.values()]
+    .map((r) => ({ ...r, self_ms: Math.round(r.self_ms), self_pct: busy ? (100 * r.self_ms) / busy : 0 }))
+    .filter(filter)
+    .sort((a, b) => b.self_ms - a.self_ms)
+    .slice(0, top);
+}
+
 if (require.main === module) {
   const file = process.argv[2];
   if (!file) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top]');
@@ -102,6 +135,8 @@ if (require.main === module) {
   console.log('self time by function (% of non-idle samples):');
   for (const r of summarizeProfile(file, top))
     console.log(`${r.self_pct.toFixed(1).padStart(5)}%  ${r.fn}  ${r.where}`);
+  console.log('\ninclusive time by function (% of non-idle samples; a sample counts once per function on its stack):');
+  for (const r of summarizeInclusive(file, top)) console.log(`${r.self_pct.toFixed(1).padStart(5)}%  ${r.fn}  ${r.where}`);
   console.log('\nself time by package / file:');
   for (const r of summarizeAreas(file).slice(0, 30)) console.log(`${r.self_pct.toFixed(1).padStart(5)}%  ${r.area}`);
 }

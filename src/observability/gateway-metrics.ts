@@ -20,7 +20,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): GatewayMetrics {
   const registry = new Registry();
-  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'lookup_' });
+  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const r = { registers: [registry] };
   return {
     registry,

@@ -5,6 +5,7 @@ import type { Logger } from '../util/logger';
 import { datasetRouter } from './dataset-router';
 import type { DatasetSpec } from './dataset-spec';
 import { UpstreamError } from './upstream-error';
+import { mountUpstreamMetrics } from './upstream-metrics';
 
 export interface UpstreamAppOptions {
   db: Db;
@@ -24,6 +25,7 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  mountUpstreamMetrics(app, opts.datasets);
   app.get('/healthz', async (_req: Request, res: Response) => {
     try {
       await opts.db.query('SELECT 1');

@@ -89,7 +89,7 @@ describe('metrics and logs', () => {
     expect(text).toMatch(/lookup_upstream_request_duration_seconds_count\{upstream="directory"\} 4/);
     expect(text).toMatch(/lookup_quota_reservations_total\{result="quota"\} \d+/);
     expect(text).toMatch(/lookup_key_cache_lookups_total\{result="hit"\} \d+/);
-    expect(text).toMatch(/lookup_process_resident_memory_bytes \d+/);
+    expect(text).toMatch(/process_resident_memory_bytes \d+/);
   });
 
   it('writes one JSON log line per request with request id, account, dataset, status and timings, never the key', async () => {

@@ -41,6 +41,19 @@ describe.each(TEST_DATABASES)('directory upstream on $name', (tdb) => {
     await h?.db.close();
   });
 
+  it('exposes its own Prometheus metrics by dataset and status on /metrics', async () => {
+    await get('/bailiff-offices?q=van&page=1&per_page=1');
+    await get('/bailiff-offices/tc_doesnotexist');
+    const text = (await get('/metrics')).text;
+    expect(text).toMatch(
+      /lookup_upstream_http_requests_total\{dataset="bailiff-offices",status="200"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /lookup_upstream_http_requests_total\{dataset="bailiff-offices",status="404"\} [1-9]/,
+    );
+    expect(text).toContain('process_cpu_seconds_total');
+  });
+
   describe('datasets', () => {
     it('serves every directory dataset of the registry, non-empty, with its id prefix', async () => {
       expect(DATASETS.map((d) => d.path).sort()).toEqual(
