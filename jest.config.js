@@ -1,14 +1,9 @@
-/** Tests run TypeScript through swc (type-checking is `npm run typecheck`). */
+/** Tests run TypeScript through ts-jest in transpile-only mode (type-checking is `npm run typecheck`). */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
-    ],
-  },
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -2,6 +2,7 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import absolutePath from 'swagger-ui-dist/absolute-path.js';
 import type { RuntimeConfig } from '../config/compile-config';
+import { requestIdOf } from '../gateway/policies/request-id';
 import { openApiFor } from './build-openapi';
 import { DOCS_CSP, DOCS_HTML, DOCS_INIT_JS } from './docs-page';
 
@@ -29,6 +30,11 @@ function sendText(res: Response, type: string, body: string, extra: Record<strin
  */
 export function createDocsRouter(getConfig: () => RuntimeConfig): express.Router {
   const router = express.Router();
+  // These routes skip the pipeline, but still carry a request id like every response.
+  router.use(['/v1/openapi.json', '/docs'], (req: Request, res: Response, next) => {
+    res.setHeader('X-Request-Id', requestIdOf(req));
+    next();
+  });
   router.get('/v1/openapi.json', (req: Request, res: Response) => {
     const { json, etag } = openApiFor(getConfig());
     res.setHeader('ETag', etag);

@@ -27,6 +27,13 @@ describe('route and request id: happy path', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('puts a request id on the documentation routes too', async () => {
+    const res = await request(h.gw.app).get('/v1/openapi.json').set('X-Request-Id', 'docs-1');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-request-id']).toBe('docs-1');
+    expect((await request(h.gw.app).get('/docs')).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('routes two-segment dataset paths such as catalogs/agencies', async () => {
     const res = await request(h.gw.app).get('/v1/catalogs/agencies?q=bo').set('X-Api-Key', key);
     expect(res.status).toBe(200);
