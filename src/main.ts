@@ -1,4 +1,5 @@
 // Entry point: the only place that reads process.env (DESIGN §5) and installs signal handlers.
+import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { ConfigError } from './config/load-config';
 import { migrate } from './db/migrate';
@@ -59,13 +60,43 @@ async function runUpstream(name: string): Promise<void> {
   });
 }
 
+/**
+ * WORKERS=N (N > 1): N gateway processes sharing the ports through node:cluster. Only with shared
+ * state (DATABASE_URL and REDIS_URL): PGlite and in-memory counters belong to one process.
+ */
+function runPrimary(workers: number): void {
+  if (!env.DATABASE_URL || !env.REDIS_URL) {
+    logger.fatal({ workers }, 'WORKERS > 1 needs DATABASE_URL and REDIS_URL (state shared by the workers)');
+    process.exit(1);
+  }
+  let stopping = false;
+  for (let i = 0; i < workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    logger.error({ pid: worker.process.pid, code }, 'gateway worker exited; starting another');
+    cluster.fork();
+  });
+  const each = (signal: NodeJS.Signals): void => {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
+  };
+  process.on('SIGTERM', () => ((stopping = true), each('SIGTERM')));
+  process.on('SIGINT', () => ((stopping = true), each('SIGTERM')));
+  process.on('SIGHUP', () => each('SIGHUP'));
+}
+
 const [command, arg] = process.argv.slice(2);
-(command === 'upstream' ? runUpstream(arg ?? '') : runProduct()).catch((err: unknown) => {
-  if (err instanceof ConfigError)
-    logger.fatal(
-      { file: err.file, path: err.path, reason: err.reason },
-      `invalid configuration: ${err.message}`,
-    );
-  else logger.fatal({ err }, 'failed to start');
-  process.exit(1);
-});
+const workers = num(env.WORKERS) ?? 1;
+if (command !== 'upstream' && workers > 1 && cluster.isPrimary) runPrimary(workers);
+else
+  (command === 'upstream' ? runUpstream(arg ?? '') : runProduct()).catch((err: unknown) => {
+    if (err instanceof ConfigError)
+      logger.fatal(
+        { file: err.file, path: err.path, reason: err.reason },
+        `invalid configuration: ${err.message}`,
+      );
+    else logger.fatal({ err }, 'failed to start');
+    process.exit(1);
+  });
