@@ -164,7 +164,11 @@ export interface LoadTarget {
 }
 
 /** Closed loop: autocannon, keep-alive, fixed connections, fixed duration. */
-export async function closedLoop(target: LoadTarget, connections: number, seconds: number): Promise<LoadResult> {
+export async function closedLoop(
+  target: LoadTarget,
+  connections: number,
+  seconds: number,
+): Promise<LoadResult> {
   const r = await autocannon({
     url: target.url,
     connections,

@@ -11,7 +11,17 @@
 // Results: bench/results/gateway-<date>.json and gateway-latest.json (soak: gateway-soak-*.json).
 import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
@@ -233,9 +243,13 @@ ${temp}
 }
 `;
   writeFileSync(join(dir, 'nginx.conf'), conf);
-  const child = spawnChild(bin, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawnChild(
+    bin,
+    ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   await waitForHttp(`http://127.0.0.1:${port}/`, 20_000);
   return { ...child, port };
 }
@@ -310,7 +324,12 @@ function writeResults(name: string, data: unknown): string {
   return file;
 }
 
-function markdown(m: Machine, rows: Measured[], open: OpenLoopResult[], ratios: Record<string, number | null>): string {
+function markdown(
+  m: Machine,
+  rows: Measured[],
+  open: OpenLoopResult[],
+  ratios: Record<string, number | null>,
+): string {
   const lines = [
     `Machine: ${m.nproc} × ${m.cpu_model}, Node ${m.node}, load average ${m.load_average.join(' / ')} (1/5/15 min) at the end.`,
     `Load: autocannon, keep-alive, ${CONNECTIONS} connections, ${DURATION} s after ${WARMUP} s warm-up, GET ${PATH} (upstream body ≈2 KB).`,
@@ -358,11 +377,15 @@ async function main(): Promise<void> {
     await pg.end();
   });
   const redis = new Redis(REDIS_URL, { lazyConnect: false });
-  cleanup.push(async () => void redis.disconnect());
+  cleanup.push(() => Promise.resolve(redis.disconnect()));
   try {
-    const stub = spawnChild(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'upstream-stub.ts'), STUB_HOST, '0'], {
-      cwd: ROOT,
-    });
+    const stub = spawnChild(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bench', 'upstream-stub.ts'), STUB_HOST, '0'],
+      {
+        cwd: ROOT,
+      },
+    );
     cleanup.unshift(() => stub.stop());
     const stubPort = Number((await stub.firstJson).port);
     const stubUrl = `http://${STUB_HOST}:${stubPort}`;
@@ -381,7 +404,14 @@ async function main(): Promise<void> {
     const direct: LoadTarget = { url: `${stubUrl}${PATH}` };
     if (ONLY.has('a')) {
       sizes.a = await bodyBytes(direct);
-      rows.push(await measure('a', 'upstream direct', () => [stub.pid], (s) => closedLoop(direct, CONNECTIONS, s)));
+      rows.push(
+        await measure(
+          'a',
+          'upstream direct',
+          () => [stub.pid],
+          (s) => closedLoop(direct, CONNECTIONS, s),
+        ),
+      );
     }
     if (ONLY.has('b')) {
       const bin = ensureNginx();
@@ -389,18 +419,36 @@ async function main(): Promise<void> {
         const nginx = await startNginx(bin, stubPort);
         const t: LoadTarget = { url: `http://127.0.0.1:${nginx.port}${PATH}` };
         sizes.b = await bodyBytes(t);
-        rows.push(await measure('b', 'nginx proxy_pass, 1 worker', () => [nginx.pid], (s) => closedLoop(t, CONNECTIONS, s)));
+        rows.push(
+          await measure(
+            'b',
+            'nginx proxy_pass, 1 worker',
+            () => [nginx.pid],
+            (s) => closedLoop(t, CONNECTIONS, s),
+          ),
+        );
         await nginx.stop('SIGQUIT');
       }
     }
     if (ONLY.has('c')) {
-      const bare = spawnChild(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'bare-proxy.ts'), stubUrl, '0'], {
-        cwd: ROOT,
-      });
+      const bare = spawnChild(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'bench', 'bare-proxy.ts'), stubUrl, '0'],
+        {
+          cwd: ROOT,
+        },
+      );
       const port = Number((await bare.firstJson).port);
       const t: LoadTarget = { url: `http://127.0.0.1:${port}${PATH}` };
       sizes.c = await bodyBytes(t);
-      rows.push(await measure('c', 'bare Node proxy + envelope', () => [bare.pid], (s) => closedLoop(t, CONNECTIONS, s)));
+      rows.push(
+        await measure(
+          'c',
+          'bare Node proxy + envelope',
+          () => [bare.pid],
+          (s) => closedLoop(t, CONNECTIONS, s),
+        ),
+      );
       await bare.stop();
     }
     let open: OpenLoopResult[] = [];
@@ -426,7 +474,8 @@ async function main(): Promise<void> {
           () => evalshaCalls(redis),
         );
         // Server-wide EVALSHA count (the Redis is shared, so other clients can only add to it).
-        evalshaPerReq = Math.round(((measured.counter_delta ?? 0) / Math.max(1, measured.requests)) * 1000) / 1000;
+        evalshaPerReq =
+          Math.round(((measured.counter_delta ?? 0) / Math.max(1, measured.requests)) * 1000) / 1000;
         delete measured.counter_delta;
         d = measured;
         gatewayRss = rssBytes(gw1.pid);
@@ -436,8 +485,11 @@ async function main(): Promise<void> {
         const gw2 = await startGateway(env);
         cleanup.unshift(() => gw2.stop());
         const t2: LoadTarget = { url: `http://127.0.0.1:${gw2.port}${PATH}`, headers };
-        const e = await measure('e', 'gateway, 2 processes (separate ports, connections split)', () => [gw1.pid, gw2.pid], (s) =>
-          closedLoopSplit([t1, t2], CONNECTIONS, s),
+        const e = await measure(
+          'e',
+          'gateway, 2 processes (separate ports, connections split)',
+          () => [gw1.pid, gw2.pid],
+          (s) => closedLoopSplit([t1, t2], CONNECTIONS, s),
         );
         e.note =
           'two gateway processes on separate ports, autocannon instances in parallel with half the connections each (no cluster mode yet); p50/p99 are the worse of the two';
@@ -461,14 +513,20 @@ async function main(): Promise<void> {
         if (file) {
           const top = summarizeProfile(join(profDir, file), 30);
           profile = { file: join(profDir, file), top };
-          console.log(`\nprofile ${join(profDir, file)} (whole gateway run: d${ONLY.has('e') ? ', e' : ''} and the open loop)`);
+          console.log(
+            `\nprofile ${join(profDir, file)} (whole gateway run: d${ONLY.has('e') ? ', e' : ''} and the open loop)`,
+          );
           for (const r of top) console.log(`${r.self_pct.toFixed(1).padStart(5)}%  ${r.fn}  ${r.where}`);
         } else note('--cpu-prof: no profile written');
       }
       rmSync(gw1.logFile, { force: true });
     }
     const by = (id: string): number | undefined => rows.find((r) => r.id === id)?.rps;
-    const ratios = { 'd/c': ratio(by('d'), by('c')), 'd/b': ratio(by('d'), by('b')), 'e/d': ratio(by('e'), by('d')) };
+    const ratios = {
+      'd/c': ratio(by('d'), by('c')),
+      'd/b': ratio(by('d'), by('b')),
+      'e/d': ratio(by('e'), by('d')),
+    };
     const ended = machine();
     const [oa, od] = open;
     const result = {
@@ -487,7 +545,8 @@ async function main(): Promise<void> {
       response_bytes: sizes,
       results: rows,
       ratios,
-      open_loop: oa && od ? { a: oa, d: od, p99_added_ms: Math.round((od.p99_ms - oa.p99_ms) * 100) / 100 } : null,
+      open_loop:
+        oa && od ? { a: oa, d: od, p99_added_ms: Math.round((od.p99_ms - oa.p99_ms) * 100) / 100 } : null,
       redis_evalsha_per_gateway_request: evalshaPerReq,
       gateway_rss_after_load_mb: gatewayRss === null ? null : Math.round(gatewayRss / 1048576),
       profile,
@@ -501,7 +560,12 @@ async function main(): Promise<void> {
 }
 
 /** One gateway under closed-loop load for `seconds`; RSS every 5 s, heap from /metrics every 10 s. */
-async function soak(env: Record<string, string>, secret: string, seconds: number, distNote: string): Promise<void> {
+async function soak(
+  env: Record<string, string>,
+  secret: string,
+  seconds: number,
+  distNote: string,
+): Promise<void> {
   const gw = await startGateway(env);
   try {
     const key = await benchKey(gw, secret);
@@ -520,9 +584,13 @@ async function soak(env: Record<string, string>, secret: string, seconds: number
     };
     const timer = setInterval(() => {
       const rss = Math.round((rssBytes(gw.pid) / 1048576) * 10) / 10;
-      void heap().then((h) => samples.push({ t_s: Math.round((Date.now() - t0) / 1000), rss_mb: rss, heap_used_mb: h }));
+      void heap().then((h) =>
+        samples.push({ t_s: Math.round((Date.now() - t0) / 1000), rss_mb: rss, heap_used_mb: h }),
+      );
     }, 5_000);
-    console.log(`soak: ${seconds} s closed loop, ${CONNECTIONS} connections, RSS idle ${Math.round(rssAtIdle / 1048576)} MB`);
+    console.log(
+      `soak: ${seconds} s closed loop, ${CONNECTIONS} connections, RSS idle ${Math.round(rssAtIdle / 1048576)} MB`,
+    );
     const cpu0 = cpuSeconds([gw.pid]);
     const load = await closedLoop(t, CONNECTIONS, seconds);
     const cpu = cpuSeconds([gw.pid]) - cpu0;
@@ -539,7 +607,9 @@ async function soak(env: Record<string, string>, secret: string, seconds: number
       return den === 0 ? 0 : num2 / den;
     };
     const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-    const heapPts = half.filter((s) => s.heap_used_mb !== null).map((s) => ({ x: s.t_s / 60, y: s.heap_used_mb ?? 0 }));
+    const heapPts = half
+      .filter((s) => s.heap_used_mb !== null)
+      .map((s) => ({ x: s.t_s / 60, y: s.heap_used_mb ?? 0 }));
     const result = {
       date: new Date().toISOString(),
       machine: machine(),
@@ -554,7 +624,8 @@ async function soak(env: Record<string, string>, secret: string, seconds: number
       rss_max_mb: Math.max(...samples.map((s) => s.rss_mb)),
       rss_first_steady_mb: steady[0]?.rss_mb ?? null,
       rss_last_mb: samples.at(-1)?.rss_mb ?? null,
-      rss_slope_second_half_mb_per_min: Math.round(slope(half.map((s) => ({ x: s.t_s / 60, y: s.rss_mb }))) * 100) / 100,
+      rss_slope_second_half_mb_per_min:
+        Math.round(slope(half.map((s) => ({ x: s.t_s / 60, y: s.rss_mb }))) * 100) / 100,
       heap_slope_second_half_mb_per_min: Math.round(slope(heapPts) * 100) / 100,
       samples,
     };

@@ -32,7 +32,10 @@ function where(cf: CallFrame): string {
   if (!cf.url) return '';
   const url = cf.url.replace(/^file:\/\//, '');
   const nm = url.lastIndexOf('node_modules/');
-  const short = nm >= 0 ? url.slice(nm + 'node_modules/'.length) : url.replace(/^.*\/(src|dist|var\/bench-dist)\//, '$1/');
+  const short =
+    nm >= 0
+      ? url.slice(nm + 'node_modules/'.length)
+      : url.replace(/^.*\/(src|dist|var\/bench-dist)\//, '$1/');
   return `${short}:${cf.lineNumber + 1}`;
 }
 
@@ -50,7 +53,11 @@ export function area(cf: CallFrame): string {
   return m ? `gateway:${m[1]}` : url;
 }
 
-function selfTimes(file: string): { byNode: Map<number, number>; nodes: Map<number, ProfileNode>; busy: number } {
+function selfTimes(file: string): {
+  byNode: Map<number, number>;
+  nodes: Map<number, ProfileNode>;
+  busy: number;
+} {
   const prof = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
   const byNode = new Map<number, number>();
@@ -100,7 +107,11 @@ export function summarizeAreas(file: string): { area: string; self_pct: number }
  * Inclusive (self + callees) time by function: each sample counts once for every distinct function
  * on its stack. Says where native time (writev, string writes) comes from.
  */
-export function summarizeInclusive(file: string, top = 40, filter: (r: ProfileRow) => boolean = () => true): ProfileRow[] {
+export function summarizeInclusive(
+  file: string,
+  top = 40,
+  filter: (r: ProfileRow) => boolean = () => true,
+): ProfileRow[] {
   const { byNode, nodes, busy } = selfTimes(file);
   const parent = new Map<number, number>();
   for (const n of nodes.values()) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -135,8 +146,12 @@ if (require.main === module) {
   console.log('self time by function (% of non-idle samples):');
   for (const r of summarizeProfile(file, top))
     console.log(`${r.self_pct.toFixed(1).padStart(5)}%  ${r.fn}  ${r.where}`);
-  console.log('\ninclusive time by function (% of non-idle samples; a sample counts once per function on its stack):');
-  for (const r of summarizeInclusive(file, top)) console.log(`${r.self_pct.toFixed(1).padStart(5)}%  ${r.fn}  ${r.where}`);
+  console.log(
+    '\ninclusive time by function (% of non-idle samples; a sample counts once per function on its stack):',
+  );
+  for (const r of summarizeInclusive(file, top))
+    console.log(`${r.self_pct.toFixed(1).padStart(5)}%  ${r.fn}  ${r.where}`);
   console.log('\nself time by package / file:');
-  for (const r of summarizeAreas(file).slice(0, 30)) console.log(`${r.self_pct.toFixed(1).padStart(5)}%  ${r.area}`);
+  for (const r of summarizeAreas(file).slice(0, 30))
+    console.log(`${r.self_pct.toFixed(1).padStart(5)}%  ${r.area}`);
 }

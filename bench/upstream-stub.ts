@@ -24,7 +24,10 @@ export const STUB_BODY: Buffer = Buffer.from(
 export function startUpstreamStub(host: string, port: number): Promise<Server> {
   const server = createServer((req, res) => {
     req.resume();
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': STUB_BODY.length });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': STUB_BODY.length,
+    });
     res.end(STUB_BODY);
   });
   server.keepAliveTimeout = 65_000;

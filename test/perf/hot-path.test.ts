@@ -89,6 +89,7 @@ const PLAN = {
 const prefix = `lkperf${randomBytes(4).toString('hex')}:`;
 let stub: Awaited<ReturnType<typeof startStubUpstream>>;
 let redis: Redis;
+let monitorBase: Redis;
 let monitor: Redis;
 let rawDb: Db;
 let gw: GatewayApp;
@@ -127,7 +128,8 @@ beforeAll(async () => {
   const info = String(await redis.client('INFO'));
   const addr = /\baddr=(\S+)/.exec(info)?.[1];
   if (!addr) throw new Error(`no addr in CLIENT INFO: ${info}`);
-  monitor = await new Redis(TEST_REDIS_URL).monitor();
+  monitorBase = new Redis(TEST_REDIS_URL, { lazyConnect: true });
+  monitor = await monitorBase.monitor(); // its own connection
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
     if (source === addr) redisCounts.monitored.push(String(args[0]).toLowerCase());
   });
@@ -140,10 +142,10 @@ beforeAll(async () => {
   };
   const socket = redis.stream;
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
-  socket.write = ((...args: unknown[]) => {
+  socket.write = (...args: unknown[]) => {
     redisCounts.writes++;
     return write(...args);
-  }) as typeof socket.write;
+  };
   // Pipelines (bulk watch) wait for the gate: a request that awaited one could not finish meanwhile.
   const pipeline = redis.pipeline.bind(redis);
   redis.pipeline = (commands) => {
@@ -202,6 +204,7 @@ afterAll(async () => {
   });
   gw?.close();
   monitor?.disconnect();
+  monitorBase?.disconnect();
   if (redis) {
     const cleaner = new Redis(TEST_REDIS_URL);
     let cursor = '0';
@@ -276,7 +279,9 @@ test('N warm counted requests: exactly N Redis round trips (one EVALSHA each), 0
   };
   console.log(`hot path, warm key cache: ${JSON.stringify(report)}`);
   expect(dbCounts.queries).toEqual([]);
-  expect(redisCounts.commands).toEqual(Array.from({ length: 2 * N }, () => ({ name: 'evalsha', pipelined: false })));
+  expect(redisCounts.commands).toEqual(
+    Array.from({ length: 2 * N }, () => ({ name: 'evalsha', pipelined: false })),
+  );
   expect(redisCounts.writes).toBe(2 * N);
   expect(redisCounts.monitored).toEqual(Array.from({ length: 2 * N }, () => 'evalsha'));
   expect(execs).toHaveLength(0); // no bulk watch on this plan
