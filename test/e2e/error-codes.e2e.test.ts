@@ -121,7 +121,7 @@ describe('every error code the gateway owns, through a real process', () => {
       page: 1,
       per_page: 20,
       max_page: 5,
-      locked_fields: expect.any(Array),
+      locked_fields: ['content_html', 'content_en_html', 'replaced_by', 'replaces'],
     });
   });
 });
