@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db';
 import type { Account, AccountPatch, ApiKeyRecord } from './account-types';
+import { isoOrNull } from '../util/iso-time';
 
 interface AccountRow {
   id: string;
@@ -20,8 +21,6 @@ interface KeyRow {
 }
 
 const ms = (v: Date | string | null): number | null => (v === null ? null : new Date(v).getTime());
-const iso = (v: number | null | undefined): string | null =>
-  v === null || v === undefined ? null : new Date(v).toISOString();
 
 const toAccount = (r: AccountRow): Account => ({
   id: r.id,
@@ -77,7 +76,7 @@ export class AccountRepo {
     if (p.plan !== undefined) sets.push(`plan = $${vals.push(p.plan)}`);
     if (p.email_verified !== undefined) sets.push(`email_verified = $${vals.push(p.email_verified)}`);
     if (p.restricted_until !== undefined)
-      sets.push(`restricted_until = $${vals.push(iso(p.restricted_until))}`);
+      sets.push(`restricted_until = $${vals.push(isoOrNull(p.restricted_until))}`);
     if (sets.length === 0) return this.getAccount(id);
     const r = await this.db.query<AccountRow>(
       `UPDATE accounts SET ${sets.join(', ')}, updated_at = now() WHERE id = $1 RETURNING ${ACCOUNT_COLS}`,
@@ -91,7 +90,7 @@ export class AccountRepo {
     const r = await this.db.query<{ id: string }>(
       `UPDATE accounts SET restricted_until = $2, updated_at = now()
         WHERE id = $1 AND (restricted_until IS NULL OR restricted_until <= $3) RETURNING id`,
-      [id, iso(untilMs), iso(nowMs)],
+      [id, isoOrNull(untilMs), isoOrNull(nowMs)],
     );
     return r.rows.length > 0;
   }
@@ -107,7 +106,7 @@ export class AccountRepo {
     const r = await this.db.query<KeyRow>(
       `INSERT INTO api_keys (id, account_id, key_hash, key_prefix, ip_allowlist, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLS}`,
-      [k.id, k.account_id, k.key_hash, k.key_prefix, k.ip_allowlist, iso(k.expires_at)],
+      [k.id, k.account_id, k.key_hash, k.key_prefix, k.ip_allowlist, isoOrNull(k.expires_at)],
     );
     return toKey(r.rows[0]!);
   }

@@ -15,6 +15,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import type { AdminVerifier } from './admin-auth';
 import { createAccountBody, createKeyBody, creditsBody, patchAccountBody } from './admin-schemas';
+import { isoOrNull } from '../util/iso-time';
 
 export interface AdminDeps {
   config: () => RuntimeConfig;
@@ -30,8 +31,6 @@ export interface AdminDeps {
   /** Unauthenticated operational routes: /metrics, /healthz, /readyz, /.well-known/jwks.json. */
   mountOps?: (app: express.Express) => void;
 }
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 function parse<T>(schema: ZodType<T>, body: unknown): T {
   const r = schema.safeParse(body ?? {});
@@ -59,8 +58,8 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     plan: a.plan,
     email_verified: a.email_verified,
     extra_credits: await deps.credits.balance(a.id),
-    restricted_until: iso(a.restricted_until),
-    created_at: iso(a.created_at),
+    restricted_until: isoOrNull(a.restricted_until),
+    created_at: isoOrNull(a.created_at),
   });
   const plan = (name: string) => {
     const p = deps.config().plans.get(name);
@@ -146,7 +145,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     await deps.bus.publish({ type: 'key', keyHash: hash });
     res
       .status(201)
-      .json({ id: rec.id, key, expires_at: iso(rec.expires_at), ip_allowlist: rec.ip_allowlist });
+      .json({ id: rec.id, key, expires_at: isoOrNull(rec.expires_at), ip_allowlist: rec.ip_allowlist });
   });
 
   admin.get('/accounts/:id/keys', async (req, res) => {
@@ -156,10 +155,10 @@ export function createAdminApp(deps: AdminDeps): express.Express {
       keys.map((k) => ({
         id: k.id,
         prefix: k.key_prefix,
-        expires_at: iso(k.expires_at),
+        expires_at: isoOrNull(k.expires_at),
         ip_allowlist: k.ip_allowlist,
-        revoked_at: iso(k.revoked_at),
-        created_at: iso(k.created_at),
+        revoked_at: isoOrNull(k.revoked_at),
+        created_at: isoOrNull(k.created_at),
       })),
     );
   });
@@ -168,7 +167,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     const r = await deps.accounts.revokeKey(req.params.id);
     if (!r) throw new ApiError('not_found', { message: 'Không tìm thấy key.' });
     await deps.bus.publish({ type: 'key', keyHash: r.key_hash });
-    res.json({ id: r.key.id, revoked_at: iso(r.key.revoked_at) });
+    res.json({ id: r.key.id, revoked_at: isoOrNull(r.key.revoked_at) });
   });
 
   admin.post('/accounts/:id/credits', async (req, res) => {

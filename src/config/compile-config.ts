@@ -5,7 +5,7 @@ import { compileParamValidators } from './param-validators';
 import type { ParamValidator } from './param-validators';
 import type { PlanLimits } from './plans-schema';
 import type { UpstreamConfig } from './upstreams-schema';
-import { compileProxyMatcher } from './trusted-proxies';
+import { compileIpMatcher } from './trusted-proxies';
 import type { IpMatcher } from './trusted-proxies';
 
 export interface CompiledPlan extends PlanLimits {
@@ -112,7 +112,7 @@ export function compileConfig(raw: RawConfig): RuntimeConfig {
   });
   let trustedProxy: IpMatcher;
   try {
-    trustedProxy = compileProxyMatcher(raw.gateway.trusted_proxies);
+    trustedProxy = compileIpMatcher(raw.gateway.trusted_proxies);
   } catch (err) {
     throw new ConfigError('gateway.yaml', 'trusted_proxies', (err as Error).message);
   }

@@ -42,5 +42,3 @@ export function compileIpMatcher(entries: readonly string[]): IpMatcher {
     return list.some((range) => addr.match(range));
   };
 }
-
-export const compileProxyMatcher = compileIpMatcher;

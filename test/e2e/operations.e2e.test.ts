@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
+import { PrivateRedis } from '../support/private-redis';
 import { startStubUpstream } from '../support/stub-upstream';
 import {
   ADMIN_SECRET,
   apiGet,
-  freePort,
   newAccount,
+  pointUpstreamsAt,
   startProductProcess,
   tempConfig,
 } from './product-process';
@@ -16,8 +15,7 @@ import type { ProductProcess } from './product-process';
 
 // One gateway on PGlite with a private Redis and an external stub upstream, both of which the
 // tests take away and bring back.
-let redisPort: number;
-let redis: ChildProcess | undefined;
+let redis: PrivateRedis;
 let stub: Awaited<ReturnType<typeof startStubUpstream>>;
 let configDir: string;
 let p: ProductProcess;
@@ -25,19 +23,6 @@ let key: string;
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startRedis(): Promise<void> {
-  redis = spawn(
-    'redis-server',
-    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  await wait(300);
-}
-async function stopRedis(): Promise<void> {
-  const r = redis;
-  redis = undefined;
-  if (r) await new Promise<void>((done) => (r.once('exit', () => done()), r.kill('SIGKILL')));
-}
 const ready = async () => (await fetch(`${p.admin}/readyz`)).status;
 async function until(fn: () => Promise<boolean>, ms = 8000): Promise<boolean> {
   for (const t0 = Date.now(); Date.now() - t0 < ms; await wait(200)) if (await fn()) return true;
@@ -45,18 +30,14 @@ async function until(fn: () => Promise<boolean>, ms = 8000): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  redisPort = await freePort();
-  await startRedis();
+  redis = await PrivateRedis.start();
   stub = await startStubUpstream('127.0.0.2');
   configDir = tempConfig((docs) => {
-    for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) {
-      if (docs.upstreams.hasIn(['upstreams', name]))
-        docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
-    }
+    pointUpstreamsAt(docs, stub.url);
   });
   p = await startProductProcess({
     CONFIG_DIR: configDir,
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    REDIS_URL: redis.url,
     ADMIN_JWT_SECRET: ADMIN_SECRET,
   });
   key = (await newAccount(p, 'pro')).key;
@@ -64,7 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await p?.stop('SIGKILL');
-  await stopRedis();
+  await redis?.kill();
   await stub?.close();
 });
 
@@ -136,10 +117,10 @@ describe('readiness', () => {
   });
 
   it('flips when the counter store goes away and comes back, without a 5xx on the API', async () => {
-    await stopRedis();
+    await redis.kill();
     expect(await until(async () => (await ready()) === 503)).toBe(true);
     expect((await apiGet(p, '/v1/bailiff-offices?q=van', key)).status).toBe(200);
-    await startRedis();
+    await redis.restart();
     expect(await until(async () => (await ready()) === 200)).toBe(true);
   });
 });

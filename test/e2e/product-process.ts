@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { signAdminToken } from '../../src/runtime/admin-secret';
+import { freePort } from '../support/private-redis';
+
+export { freePort };
 
 export const ROOT = resolve(__dirname, '..', '..');
 
@@ -146,16 +149,15 @@ export async function apiGet(
   return { status: r.status, body: (await r.json()) as Record<string, unknown>, headers: r.headers };
 }
 
-/** A port nobody listens on right now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((r) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => r(port));
-    });
-  });
+type ConfigDocs = Parameters<Parameters<typeof tempConfig>[0]>[0];
+
+const UPSTREAM_NAMES = ['legal', 'directory', 'mof-catalogs', 'admin-units'];
+
+/** Points every upstream of the config at one address (an external stub: no built-in one starts). */
+export function pointUpstreamsAt(docs: ConfigDocs, url: string): void {
+  for (const name of UPSTREAM_NAMES) {
+    if (docs.upstreams.hasIn(['upstreams', name])) docs.upstreams.setIn(['upstreams', name, 'url'], url);
+  }
 }
 
 /** Config whose built-in upstreams listen on free ports, so tests can run side by side. */
@@ -163,7 +165,7 @@ export async function configWithFreePorts(
   edit: Parameters<typeof tempConfig>[0] = () => undefined,
 ): Promise<string> {
   const ports: Record<string, number> = {};
-  for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) ports[name] = await freePort();
+  for (const name of UPSTREAM_NAMES) ports[name] = await freePort();
   return tempConfig((docs) => {
     for (const [name, port] of Object.entries(ports)) {
       if (docs.upstreams.hasIn(['upstreams', name]))

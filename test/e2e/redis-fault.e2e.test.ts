@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { TEST_DATABASE_URL } from '../support/databases';
+import { PrivateRedis } from '../support/private-redis';
 import { startStubUpstream } from '../support/stub-upstream';
 import {
   ADMIN_SECRET,
   apiGet,
-  freePort,
   newAccount,
+  pointUpstreamsAt,
   startProductProcess,
   tempConfig,
 } from './product-process';
@@ -16,43 +15,13 @@ import type { ProductProcess } from './product-process';
 
 // A private redis-server we can stop and start, behind gateways in 'open' and 'closed' mode.
 const schema = `e2e_${randomBytes(5).toString('hex')}`;
-let redisPort: number;
-let redis: ChildProcess | undefined;
+let redis: PrivateRedis;
 let stub: Awaited<ReturnType<typeof startStubUpstream>>;
 let open: ProductProcess;
 let closed: ProductProcess;
 
-async function startRedis(): Promise<void> {
-  redis = spawn(
-    'redis-server',
-    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  for (let i = 0; i < 50; i++) {
-    try {
-      const s = await import('node:net').then((net) => net.connect(redisPort, '127.0.0.1'));
-      await new Promise<void>((r, j) => s.once('connect', () => (s.end(), r())).once('error', j));
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error('redis-server did not start');
-}
-
-async function stopRedis(): Promise<void> {
-  if (!redis) return;
-  const r = redis;
-  redis = undefined;
-  await new Promise<void>((done) => {
-    r.once('exit', () => done());
-    r.kill('SIGKILL');
-  });
-}
-
 beforeAll(async () => {
-  redisPort = await freePort();
-  await startRedis();
+  redis = await PrivateRedis.start();
   const pg = new Client({ connectionString: TEST_DATABASE_URL });
   await pg.connect();
   await pg.query(`CREATE SCHEMA ${schema}`);
@@ -60,15 +29,12 @@ beforeAll(async () => {
   stub = await startStubUpstream('127.0.0.2');
   const config = (mode: string) =>
     tempConfig((docs) => {
-      for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) {
-        if (docs.upstreams.hasIn(['upstreams', name]))
-          docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
-      }
+      pointUpstreamsAt(docs, stub.url);
       docs.gateway.set('store_failure', mode);
     });
   const env = {
     DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`,
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    REDIS_URL: redis.url,
     ADMIN_JWT_SECRET: ADMIN_SECRET,
   };
   open = await startProductProcess({ ...env, CONFIG_DIR: config('open') });
@@ -77,7 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([open?.stop(), closed?.stop()]);
-  await stopRedis();
+  await redis?.kill();
   await stub?.close();
   const pg = new Client({ connectionString: TEST_DATABASE_URL });
   await pg.connect();
@@ -96,7 +62,7 @@ describe('Redis stopped and restarted during traffic', () => {
     const closedAcc = await newAccount(closed, 'pro');
     expect((await apiGet(closed, '/v1/legal-documents?q=luat', closedAcc.key)).status).toBe(200);
 
-    await stopRedis();
+    await redis.kill();
     const during = await Promise.all(
       Array.from({ length: 20 }, () => apiGet(open, '/v1/legal-documents?q=luat', acc.key)),
     );
@@ -112,7 +78,7 @@ describe('Redis stopped and restarted during traffic', () => {
     const metrics = await (await fetch(`${open.admin}/metrics`)).text();
     expect(metrics).toMatch(/lookup_store_fallback_active 1/);
 
-    await startRedis();
+    await redis.restart();
     await new Promise((r) => setTimeout(r, 3000));
     // This private Redis keeps nothing on disk, so its counters restart empty (production runs AOF);
     // what matters here is that counting is shared again: each call lands in Redis.

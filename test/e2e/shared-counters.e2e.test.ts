@@ -7,6 +7,7 @@ import {
   adminCall,
   apiGet,
   newAccount,
+  pointUpstreamsAt,
   startProductProcess,
   tempConfig,
 } from './product-process';
@@ -26,10 +27,7 @@ beforeAll(async () => {
   await pg.end();
   stub = await startStubUpstream('127.0.0.2');
   const configDir = tempConfig((docs) => {
-    for (const name of ['legal', 'directory', 'mof-catalogs', 'admin-units']) {
-      if (docs.upstreams.hasIn(['upstreams', name]))
-        docs.upstreams.setIn(['upstreams', name, 'url'], stub.url);
-    }
+    pointUpstreamsAt(docs, stub.url);
     docs.plans.setIn(
       ['plans', 'harvest'],
       docs.plans.createNode({

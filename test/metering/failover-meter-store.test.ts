@@ -8,7 +8,7 @@ import { RESERVE_SCRIPT } from '../../src/metering/meter-lua';
 import { RedisMeterStore } from '../../src/metering/redis-meter-store';
 import { computeWindows } from '../../src/metering/windows';
 import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
-import { PrivateRedis, eventually } from './support/private-redis';
+import { PrivateRedis, eventually } from '../support/private-redis';
 
 const LIMITS = { perSecond: 1000, perMinute: 10_000, daily: 1000, monthly: 10_000 };
 let seq = 0;

@@ -5,7 +5,7 @@ import type { InvalidationBus, InvalidationMessage } from '../../src/stores/inva
 import { InProcessInvalidationBus } from '../../src/stores/invalidation-bus';
 import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
 import { RedisInvalidationBus } from '../../src/stores/redis-invalidation-bus';
-import { PrivateRedis, eventually } from '../metering/support/private-redis';
+import { PrivateRedis, eventually } from '../support/private-redis';
 import { TEST_REDIS_URL } from '../support/databases';
 
 /** Two replicas' buses, and how to tear them down. */

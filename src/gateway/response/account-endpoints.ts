@@ -5,8 +5,7 @@ import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
 import { fieldPlanFor } from '../shaping/field-plan';
 import type { Outcome } from './finish';
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+import { isoOrNull } from '../../util/iso-time';
 
 /** GET /v1/me: the account's quota summary; consumes nothing (no reservation, a read-only peek). */
 export async function answerMe(
@@ -36,7 +35,7 @@ export async function answerMe(
           email: account.email,
           email_verified: account.email_verified,
           restricted: restricted,
-          restricted_until: restricted ? iso(account.restricted_until) : null,
+          restricted_until: restricted ? isoOrNull(account.restricted_until) : null,
         },
         plan: plan.name,
         extra_credits: credits,
@@ -57,7 +56,7 @@ export async function answerMe(
           per_page_max: plan.per_page_max,
           max_page: plan.max_page,
         },
-        key: { id: key.id, expires_at: iso(key.expires_at), ip_allowlist: key.ip_allowlist },
+        key: { id: key.id, expires_at: isoOrNull(key.expires_at), ip_allowlist: key.ip_allowlist },
         timezone: config.raw.plans.timezone,
       },
     },
