@@ -38,7 +38,8 @@ export class KeyCache {
     private readonly onLookup: (hit: boolean) => void = () => undefined,
   ) {}
 
-  async get(keyHash: string): Promise<KeyEntry | undefined> {
+  /** The cached answer, without waiting: the entry, null for a key known not to exist, undefined if not cached. */
+  peek(keyHash: string): KeyEntry | null | undefined {
     const now = this.clock.now();
     const hit = this.entries.get(keyHash);
     if (hit && hit.until > now) {
@@ -50,8 +51,14 @@ export class KeyCache {
     if (neg !== undefined && neg > now) {
       this.stats.hits++;
       this.onLookup(true);
-      return undefined;
+      return null;
     }
+    return undefined;
+  }
+
+  async get(keyHash: string): Promise<KeyEntry | undefined> {
+    const cached = this.peek(keyHash);
+    if (cached !== undefined) return cached ?? undefined;
     this.stats.misses++;
     this.onLookup(false);
     // Concurrent misses for one key share a single query.

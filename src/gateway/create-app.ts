@@ -1,3 +1,4 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express from 'express';
 import type { RuntimeConfig } from '../config/compile-config';
 import { createDocsRouter } from '../openapi/docs-router';
@@ -6,27 +7,41 @@ import { createGatewayHandler } from './handler';
 import type { GatewayHandler } from './handler';
 
 export interface GatewayApp {
-  app: express.Express;
+  /** The public listener: give it to http.createServer or supertest. */
+  app: RequestListener;
   config(): RuntimeConfig;
   /** Swaps in a pipeline built from a new config; requests in flight finish on the old one. */
   reload(config: RuntimeConfig): void;
   close(): void;
 }
 
-/** The public API app: one handler that runs the policy pipeline for every request. */
+/** Served by Express (static files, ETags); everything else goes straight to the pipeline. */
+function isDocsPath(url: string): boolean {
+  return url.startsWith('/docs') || url.startsWith('/v1/openapi.json');
+}
+
+/**
+ * The public API: the policy pipeline for every request, except the documentation pages. The
+ * pipeline takes node's request and response directly: Express' router and its request/response
+ * decoration cost about a tenth of a call's CPU and the pipeline uses none of it.
+ */
 export function createApp(config: RuntimeConfig, deps: GatewayDeps): GatewayApp {
   let current: { config: RuntimeConfig; handler: GatewayHandler } = {
     config,
     handler: createGatewayHandler(config, deps),
   };
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', false);
-  app.use(createDocsRouter(() => current.config));
-  app.use((req, res) => {
+  const docs = express();
+  docs.disable('x-powered-by');
+  docs.set('etag', false);
+  docs.set('query parser', false);
+  docs.use(createDocsRouter(() => current.config));
+  docs.use((req, res) => {
     void current.handler.handle(req, res);
   });
+  const app = (req: IncomingMessage, res: ServerResponse): void => {
+    if (isDocsPath(req.url ?? '/')) docs(req, res);
+    else void current.handler.handle(req, res);
+  };
   return {
     app,
     config: () => current.config,

@@ -10,6 +10,8 @@ import { createUpstreamProxy } from './proxy/upstream-proxy';
 import type { UpstreamProxy } from './proxy/upstream-proxy';
 import { answerDatasets, answerMe } from './response/account-endpoints';
 import { finish } from './response/finish';
+import type { Outcome } from './response/finish';
+import { accessLogger } from '../util/logger';
 import { forwardAndShape } from './response/forward-and-shape';
 
 export interface GatewayHandler {
@@ -21,6 +23,8 @@ export interface GatewayHandler {
 /** Builds the whole request path for one loaded config; a reload builds a new one and swaps it. */
 export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): GatewayHandler {
   const policies = buildPolicies(config, deps);
+  const access = accessLogger(deps.logger);
+  const done = (ctx: RequestContext, out: Outcome): Promise<void> => finish(ctx, config, deps, out, access);
   const proxies = new Map<string, UpstreamProxy>();
   for (const [name, up] of config.upstreams) proxies.set(name, createUpstreamProxy(name, up));
   return {
@@ -41,19 +45,14 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
           if (r) await r;
         }
         const route = ctx.route!;
-        if (route.kind === 'me') return await finish(ctx, config, deps, await answerMe(ctx, config, deps));
-        if (route.kind === 'datasets') return await finish(ctx, config, deps, answerDatasets(ctx, config));
-        await finish(
-          ctx,
-          config,
-          deps,
-          await forwardAndShape(ctx, config, deps, proxies.get(route.dataset!.upstream)!),
-        );
+        if (route.kind === 'me') return await done(ctx, await answerMe(ctx, config, deps));
+        if (route.kind === 'datasets') return await done(ctx, answerDatasets(ctx, config));
+        await done(ctx, await forwardAndShape(ctx, config, deps, proxies.get(route.dataset!.upstream)!));
       } catch (err) {
         const apiErr = toApiError(err);
         if (!(err instanceof ApiError))
           deps.logger.error({ err, req_id: ctx.requestId }, 'unexpected error in pipeline');
-        await finish(ctx, config, deps, { status: apiErr.status, body: errorBody(apiErr), error: apiErr });
+        await done(ctx, { status: apiErr.status, body: errorBody(apiErr), error: apiErr });
       }
     },
     close() {

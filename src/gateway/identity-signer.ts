@@ -3,8 +3,11 @@ import type { JWK, KeyLike } from 'jose';
 import type { Clock } from '../util/clock';
 
 export interface IdentitySigner {
-  /** A short-lived JWT naming the account and plan, for the upstream; cached per account and plan. */
-  assertion(accountId: string, plan: string): Promise<string>;
+  /**
+   * A short-lived JWT naming the account and plan, for the upstream; cached per account and plan,
+   * and then returned at once (a promise only when a token has to be signed).
+   */
+  assertion(accountId: string, plan: string): string | Promise<string>;
   jwks(): { keys: JWK[] };
 }
 
@@ -35,15 +38,16 @@ export async function createIdentitySigner(opts: IdentityOptions, clock: Clock):
       .sign(key);
   };
   return {
-    async assertion(accountId, plan) {
+    assertion(accountId, plan) {
       const k = `${accountId}\u0000${plan}`;
       const now = clock.now();
       const hit = cache.get(k);
       if (hit && hit.renewAt > now) return hit.token;
-      const token = await sign(privateKey, accountId, plan);
-      if (cache.size > 50_000) cache.clear();
-      cache.set(k, { token, renewAt: now + (opts.ttlSeconds * 1000) / 2 });
-      return token;
+      return sign(privateKey, accountId, plan).then((token) => {
+        if (cache.size > 50_000) cache.clear();
+        cache.set(k, { token, renewAt: now + (opts.ttlSeconds * 1000) / 2 });
+        return token;
+      });
     },
     jwks: () => ({ keys: [jwk] }),
   };

@@ -87,19 +87,17 @@ export class FailoverMeterStore implements MeterStore {
     return Promise.resolve();
   }
 
-  private async run<T>(op: (store: MeterStore) => Promise<T>): Promise<T> {
+  private run<T>(op: (store: MeterStore) => Promise<T>): Promise<T> {
     if (this.active) {
       this.probe();
       return op(this.opts.fallback);
     }
-    try {
-      return await op(this.opts.primary);
-    } catch (err) {
+    return op(this.opts.primary).catch((err: unknown) => {
       if (!isUnavailableError(err)) throw err;
       if (this.opts.policy === 'closed') throw new StoreUnavailableError(err);
       this.setActive(true, err);
       return op(this.opts.fallback);
-    }
+    });
   }
 
   private setActive(active: boolean, cause?: unknown): void {

@@ -18,17 +18,12 @@ export class LuaScript {
     this.sha = createHash('sha1').update(lua).digest('hex');
   }
 
-  async run(
-    redis: RedisClient,
-    keys: readonly string[],
-    args: readonly (string | number)[],
-  ): Promise<unknown> {
-    if (keys.length !== this.numberOfKeys) throw new Error(`script wants ${this.numberOfKeys} keys`);
-    try {
-      return await redis.evalsha(this.sha, this.numberOfKeys, ...keys, ...args);
-    } catch (err) {
+  run(redis: RedisClient, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    if (keys.length !== this.numberOfKeys)
+      return Promise.reject(new Error(`script wants ${this.numberOfKeys} keys`));
+    return redis.evalsha(this.sha, this.numberOfKeys, ...keys, ...args).catch((err: unknown) => {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
       return redis.eval(this.lua, this.numberOfKeys, ...keys, ...args);
-    }
+    });
   }
 }

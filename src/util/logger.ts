@@ -20,8 +20,25 @@ const REDACT = [
   '*.password',
 ];
 
+/**
+ * Standard output is written asynchronously and in batches: lines wait for 4 KB or at most 100 ms,
+ * so a busy gateway makes one write per ~15 access lines instead of one blocking write per request.
+ * pino flushes what is left synchronously when the process exits.
+ */
 export function createLogger(level = 'info', destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined }, destination);
+  return pino(
+    { level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined },
+    destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 }),
+  );
+}
+
+/**
+ * The logger of the per-request access line. Its fields are fixed (ids, plan, dataset, status,
+ * timings, address) and never hold a secret, so it skips the redaction pass, which costs more than
+ * the rest of the line.
+ */
+export function accessLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [] } });
 }
 
 /** A logger that writes nothing, for tests and tools. */

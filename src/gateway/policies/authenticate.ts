@@ -1,5 +1,7 @@
 import { hashApiKey, looksLikeApiKey } from '../../accounts/api-keys';
+import type { KeyEntry } from '../../accounts/key-cache';
 import { ApiError } from '../../errors/api-error';
+import type { RequestContext } from '../context';
 import type { PolicyFactory } from '../policy';
 
 /** Query parameter names that carry a key: refused outright so keys never sit in URLs and logs. */
@@ -41,29 +43,36 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
   const lowest = config.planList[0]!;
   return {
     name: 'authenticate',
-    async handle(ctx) {
+    handle(ctx) {
       if (ctx.query.some(([name]) => KEY_PARAMS.has(name.toLowerCase()))) {
         throw new ApiError('unauthorized', { message: QUERY_KEY_MESSAGE });
       }
       const key = headerKey(ctx.req.headers);
       if (!key || !looksLikeApiKey(key)) throw new ApiError('unauthorized');
-      const entry = await deps.keyCache.get(hashApiKey(key));
-      const now = deps.clock.now();
-      if (
-        !entry ||
-        entry.key.revoked_at !== null ||
-        (entry.key.expires_at !== null && entry.key.expires_at <= now)
-      ) {
-        throw new ApiError('unauthorized');
-      }
-      const { account } = entry;
-      // A plan removed from plans.yaml must not open doors: such accounts fall back to the lowest plan.
-      const plan = config.plans.get(account.plan) ?? lowest;
-      ctx.principal = { key: entry.key, account, plan };
-      if (!account.email_verified) throw new ApiError('email_unverified');
-      if (account.restricted_until !== null && account.restricted_until > now && ctx.route?.kind !== 'me') {
-        throw new ApiError('account_restricted');
-      }
+      const hash = hashApiKey(key);
+      // A warm key is answered in this tick; only a miss waits for the database.
+      const cached = deps.keyCache.peek(hash);
+      if (cached !== undefined) return admit(ctx, cached ?? undefined);
+      return deps.keyCache.get(hash).then((entry) => admit(ctx, entry));
     },
   };
+
+  function admit(ctx: RequestContext, entry: KeyEntry | undefined): void {
+    const now = deps.clock.now();
+    if (
+      !entry ||
+      entry.key.revoked_at !== null ||
+      (entry.key.expires_at !== null && entry.key.expires_at <= now)
+    ) {
+      throw new ApiError('unauthorized');
+    }
+    const { account } = entry;
+    // A plan removed from plans.yaml must not open doors: such accounts fall back to the lowest plan.
+    const plan = config.plans.get(account.plan) ?? lowest;
+    ctx.principal = { key: entry.key, account, plan };
+    if (!account.email_verified) throw new ApiError('email_unverified');
+    if (account.restricted_until !== null && account.restricted_until > now && ctx.route?.kind !== 'me') {
+      throw new ApiError('account_restricted');
+    }
+  }
 };

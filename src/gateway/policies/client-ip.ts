@@ -1,28 +1,51 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { IpMatcher } from '../../config/trusted-proxies';
 import { parseIp } from '../../config/trusted-proxies';
 
+export type ClientIpResolver = (req: IncomingMessage) => string;
+
+interface Peer {
+  ip: string;
+  trusted: boolean;
+}
+
 /**
  * The caller's address: the socket peer, unless the peer is a trusted proxy, in which case the
- * right-most X-Forwarded-For entry that is not itself a trusted proxy.
+ * right-most X-Forwarded-For entry that is not itself a trusted proxy. The peer is parsed once per
+ * connection (keep-alive clients send many requests on one socket), not once per request.
  */
-export function resolveClientIp(req: IncomingMessage, trusted: IpMatcher): string {
-  const peer = normalise(req.socket.remoteAddress ?? '');
-  if (!trusted(peer)) return peer;
-  const header = req.headers['x-forwarded-for'];
-  const raw = Array.isArray(header) ? header.join(',') : (header ?? '');
-  const hops = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  let client = peer;
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = normalise(hops[i]!);
-    if (!parseIp(hop)) break;
-    client = hop;
-    if (!trusted(hop)) break;
-  }
-  return client;
+export function createClientIpResolver(trusted: IpMatcher): ClientIpResolver {
+  const peers = new WeakMap<Socket, Peer>();
+  const peerOf = (socket: Socket): Peer => {
+    let peer = peers.get(socket);
+    if (!peer) {
+      const ip = normalise(socket.remoteAddress ?? '');
+      peer = { ip, trusted: trusted(ip) };
+      // A socket without an address yet (destroyed early) is not cached: nothing to reuse.
+      if (socket.remoteAddress) peers.set(socket, peer);
+    }
+    return peer;
+  };
+  return (req) => {
+    const peer = peerOf(req.socket);
+    if (!peer.trusted) return peer.ip;
+    const header = req.headers['x-forwarded-for'];
+    if (header === undefined) return peer.ip;
+    const raw = Array.isArray(header) ? header.join(',') : header;
+    const hops = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    let client = peer.ip;
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = normalise(hops[i]!);
+      if (!parseIp(hop)) break;
+      client = hop;
+      if (!trusted(hop)) break;
+    }
+    return client;
+  };
 }
 
 function normalise(ip: string): string {

@@ -1,7 +1,7 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { ApiError } from '../../errors/api-error';
 import type { PolicyFactory } from '../policy';
-import { resolveClientIp } from './client-ip';
+import { createClientIpResolver } from './client-ip';
 
 /**
  * Per-IP volume before authentication, so key guessing is throttled too. Counted per replica in
@@ -9,10 +9,11 @@ import { resolveClientIp } from './client-ip';
  */
 export const ipThrottlePolicy: PolicyFactory = (config, deps) => {
   const limiter = new RateLimiterMemory({ points: config.raw.plans.per_ip_per_minute, duration: 60 });
+  const clientIp = createClientIpResolver(config.trustedProxy);
   return {
     name: 'ip-throttle',
     async handle(ctx) {
-      ctx.clientIp = resolveClientIp(ctx.req, config.trustedProxy);
+      ctx.clientIp = clientIp(ctx.req);
       try {
         await limiter.consume(ctx.clientIp, 1);
       } catch (rej) {

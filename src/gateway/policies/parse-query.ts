@@ -8,6 +8,13 @@ export interface ParsedQuery {
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
+/** Form decoding ('+' is a space); most names and many values need none. */
+function decode(raw: string): string {
+  const plus = raw.includes('+');
+  if (!plus && !raw.includes('%')) return raw;
+  return decodeURIComponent(plus ? raw.replace(/\+/g, ' ') : raw);
+}
+
 /** Decodes a raw query string strictly: malformed escapes are reported, not silently passed on. */
 export function parseQuery(raw: string): ParsedQuery {
   const pairs: [string, string][] = [];
@@ -20,8 +27,8 @@ export function parseQuery(raw: string): ParsedQuery {
     let name: string;
     let value: string;
     try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+      name = decode(rawName);
+      value = decode(rawValue);
     } catch {
       return {
         pairs,

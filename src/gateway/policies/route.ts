@@ -7,11 +7,10 @@ import { parseQuery } from './parse-query';
 const ID_SHAPE = /^[a-z][a-z0-9]*_[A-Za-z0-9_-]{1,64}$/;
 
 function decodeSegments(path: string): string[] | undefined {
+  const segs = path.split('/').filter((s) => s !== '');
+  if (!path.includes('%')) return segs;
   try {
-    return path
-      .split('/')
-      .filter((s) => s !== '')
-      .map((s) => decodeURIComponent(s));
+    return segs.map((s) => decodeURIComponent(s));
   } catch {
     return undefined;
   }

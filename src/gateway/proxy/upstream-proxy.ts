@@ -1,6 +1,6 @@
-import { Agent } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { UpstreamConfig } from '../../config/upstreams-schema';
 
 export interface UpstreamReply {
@@ -18,83 +18,93 @@ export interface ForwardRequest {
 
 export interface UpstreamProxy {
   name: string;
-  forward(req: IncomingMessage, res: ServerResponse, fr: ForwardRequest): Promise<UpstreamReply>;
+  forward(fr: ForwardRequest): Promise<UpstreamReply>;
   close(): void;
 }
 
 /** Bodies larger than this are a broken upstream, not a dataset answer. */
 const MAX_BODY = 32 * 1024 * 1024;
 
-/** Headers of the caller that never reach an upstream (the key above all). */
-const STRIP = [
-  'authorization',
-  'x-api-key',
-  'cookie',
-  'x-forwarded-for',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'forwarded',
-];
-
-interface Pending {
-  fr: ForwardRequest;
-  resolve: (r: UpstreamReply) => void;
-  reject: (e: Error) => void;
-}
+type Send = (opts: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
 
 /**
- * One http-proxy-middleware instance per upstream with its own keep-alive pool and timeout. The
- * gateway shapes every answer, so responses are collected (selfHandleResponse), never piped.
+ * One upstream: a keep-alive pool of its own and a deadline per request. The gateway reads and
+ * reshapes every answer, so nothing is piped: the request is node's HTTP client on the pool, and
+ * only the headers an upstream needs go out (the id, the identity assertion, the caller's address),
+ * never the caller's key or cookies.
  */
 export function createUpstreamProxy(name: string, cfg: UpstreamConfig): UpstreamProxy {
-  const agent = new Agent({ keepAlive: true, maxSockets: cfg.pool_size, maxFreeSockets: cfg.pool_size });
-  const pending = new WeakMap<IncomingMessage, Pending>();
-  const middleware = createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: cfg.url,
-    changeOrigin: true,
-    selfHandleResponse: true,
-    agent,
-    proxyTimeout: cfg.timeout_ms,
-    pathRewrite: (_path, req) => pending.get(req)?.fr.path ?? '/',
-    on: {
-      proxyReq(proxyReq, req) {
-        const p = pending.get(req);
-        for (const h of STRIP) proxyReq.removeHeader(h);
-        if (!p) return;
-        proxyReq.setHeader('x-request-id', p.fr.requestId);
-        proxyReq.setHeader('authorization', `Bearer ${p.fr.assertion}`);
-        proxyReq.setHeader('x-forwarded-for', p.fr.clientIp);
-      },
-      proxyRes(proxyRes, req) {
-        const p = pending.get(req);
-        if (!p) return;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        proxyRes.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_BODY) {
-            proxyRes.destroy();
-            p.reject(new Error('upstream body too large'));
-            return;
-          }
-          chunks.push(c);
-        });
-        proxyRes.on('end', () =>
-          p.resolve({ status: proxyRes.statusCode ?? 502, body: Buffer.concat(chunks) }),
-        );
-        proxyRes.on('error', (e) => p.reject(e));
-      },
-      error(err, req) {
-        pending.get(req)?.reject(err);
-      },
-    },
-  });
+  const target = new URL(cfg.url);
+  const secure = target.protocol === 'https:';
+  const poolOpts = { keepAlive: true, maxSockets: cfg.pool_size, maxFreeSockets: cfg.pool_size };
+  const agent = secure ? new HttpsAgent(poolOpts) : new HttpAgent(poolOpts);
+  const send: Send = secure ? httpsRequest : httpRequest;
+  const hostname = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = target.port || (secure ? 443 : 80);
+  const basePath = target.pathname.replace(/\/+$/, '');
   return {
     name,
-    forward(req, res, fr) {
+    forward(fr) {
       return new Promise<UpstreamReply>((resolve, reject) => {
-        pending.set(req, { fr, resolve, reject });
-        void middleware(req, res, () => reject(new Error('proxy did not handle the request')));
+        let done = false;
+        const fail = (err: Error): void => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          req.destroy();
+          reject(err);
+        };
+        const req = send(
+          {
+            agent,
+            hostname,
+            port,
+            method: 'GET',
+            path: basePath + fr.path,
+            // A flat name/value list goes straight to the request head (no header map to fill).
+            headers: [
+              'Host',
+              target.host,
+              'Accept',
+              'application/json',
+              'X-Request-Id',
+              fr.requestId,
+              'Authorization',
+              `Bearer ${fr.assertion}`,
+              'X-Forwarded-For',
+              fr.clientIp,
+            ],
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on('data', (c: Buffer) => {
+              size += c.length;
+              if (size > MAX_BODY) fail(new Error('upstream body too large'));
+              else chunks.push(c);
+            });
+            res.on('end', () => {
+              if (done) return;
+              done = true;
+              clearTimeout(timer);
+              resolve({
+                status: res.statusCode ?? 502,
+                body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
+              });
+            });
+            res.on('error', fail);
+            // 'close' follows every 'end' too: only build the error (a stack trace) when it is one.
+            res.on('close', () => {
+              if (!done) fail(new Error('upstream closed the connection mid-answer'));
+            });
+          },
+        );
+        const timer = setTimeout(
+          () => fail(new Error(`upstream timeout after ${cfg.timeout_ms} ms`)),
+          cfg.timeout_ms,
+        );
+        req.on('error', fail);
+        req.end();
       });
     },
     close() {

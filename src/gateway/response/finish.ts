@@ -3,7 +3,8 @@ import type { ApiError } from '../../errors/api-error';
 import { computeWindows } from '../../metering/windows';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
-import { quotaHeaders } from './quota-headers';
+import type { Logger } from '../../util/logger';
+import { appendQuotaHeaders } from './quota-headers';
 import { settle } from './settle';
 
 export interface Outcome {
@@ -14,20 +15,25 @@ export interface Outcome {
   ids?: string[];
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** The response phase every request ends in: settle → headers → body → metrics and log line. */
 export async function finish(
   ctx: RequestContext,
   config: RuntimeConfig,
   deps: GatewayDeps,
   out: Outcome,
+  access: Logger = deps.logger,
 ): Promise<void> {
   const { res } = ctx;
   if (!ctx.requestId) ctx.requestId = ctx.meterId;
-  await settle(ctx, deps, out.status, out.error?.code);
-  if (!res.headersSent) res.setHeader('X-Request-Id', ctx.requestId);
+  const settling = settle(ctx, deps, out.status, out.error?.code);
+  if (settling) await settling;
+  // Every header goes out in one writeHead: no per-header validation into a header map first.
+  const headers = ['X-Request-Id', ctx.requestId, 'X-Content-Type-Options', 'nosniff'];
   const principal = ctx.principal;
-  if (principal && !res.headersSent) {
-    res.setHeader('Cache-Control', 'private, no-store');
+  if (principal) {
+    headers.push('Cache-Control', 'private, no-store');
     const windows = ctx.windows ?? computeWindows(deps.clock.now(), config.raw.plans.timezone);
     let usage = ctx.usage;
     if (!usage) {
@@ -37,34 +43,32 @@ export async function finish(
         usage = undefined; // counters unreachable: the answer still goes out, without quota headers
       }
     }
-    if (usage)
-      for (const [k, v] of Object.entries(quotaHeaders(principal.plan, usage, windows))) res.setHeader(k, v);
+    if (usage) appendQuotaHeaders(headers, principal.plan, usage, windows);
   }
   const extras = out.error?.extras;
-  if (!res.headersSent && extras) {
+  if (extras) {
     if (extras.retryAfter !== undefined)
-      res.setHeader('Retry-After', String(Math.max(1, Math.ceil(extras.retryAfter))));
-    for (const [k, v] of Object.entries(extras.headers ?? {})) res.setHeader(k, v);
+      headers.push('Retry-After', String(Math.max(1, Math.ceil(extras.retryAfter))));
+    if (extras.headers) for (const k in extras.headers) headers.push(k, extras.headers[k]!);
   }
   if (!res.headersSent && !res.destroyed) {
     const payload = JSON.stringify(out.body);
-    res.statusCode = out.status;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(payload));
+    headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(payload)));
+    res.writeHead(out.status, headers);
     res.end(ctx.req.method === 'HEAD' ? undefined : payload);
   }
   ctx.finished = true;
-  observe(ctx, deps, out);
+  observe(ctx, deps, out, access);
 }
 
-function observe(ctx: RequestContext, deps: GatewayDeps, out: Outcome): void {
+function observe(ctx: RequestContext, deps: GatewayDeps, out: Outcome, access: Logger): void {
   const dataset = ctx.route?.label ?? 'unknown';
   const plan = ctx.principal?.plan.name ?? 'none';
   const code = out.error?.code ?? 'ok';
   const seconds = (performance.now() - ctx.startedAt) / 1000;
   deps.metrics.requests.inc({ dataset, status: String(out.status), code, plan });
   deps.metrics.requestDuration.observe({ dataset }, seconds);
-  deps.logger.info(
+  access.info(
     {
       req_id: ctx.requestId,
       account_id: ctx.principal?.account.id,

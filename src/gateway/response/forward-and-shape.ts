@@ -31,11 +31,12 @@ export async function forwardAndShape(
   proxy: UpstreamProxy,
 ): Promise<Outcome> {
   const { principal, route } = ctx;
-  const assertion = await deps.identity.assertion(principal!.account.id, principal!.plan.name);
+  const signed = deps.identity.assertion(principal!.account.id, principal!.plan.name);
+  const assertion = typeof signed === 'string' ? signed : await signed;
   const t0 = performance.now();
   let reply;
   try {
-    reply = await proxy.forward(ctx.req, ctx.res, {
+    reply = await proxy.forward({
       path: upstreamPath(ctx),
       requestId: ctx.requestId,
       assertion,

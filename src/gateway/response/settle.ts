@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../errors/catalogue';
 import { refundFor } from '../../metering/meter-store';
+import type { RefundInput } from '../../metering/meter-store';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
 
@@ -17,26 +18,38 @@ const REFUNDED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  * Settlement after the upstream answered: gives back what must not count, once per request.
  * A 404 for an unknown id counts, but it opened no document, so its full-text slot goes back.
  */
-export async function settle(
+export function settle(
   ctx: RequestContext,
   deps: GatewayDeps,
   status: number,
   code?: ErrorCode,
-): Promise<void> {
+): Promise<void> | undefined {
   const r = ctx.reservation;
-  if (!r || r.settled) return;
+  if (!r || r.settled) return undefined;
   r.settled = true;
   const refundCalls = (code !== undefined && REFUNDED.has(code)) || status >= 500;
   const back = refundFor(r.input, r.result);
-  if (!back) return;
+  if (!back) return undefined;
   if (!refundCalls) {
-    if (status !== 404 || back.fullTextDocId === undefined) return;
+    if (status !== 404 || back.fullTextDocId === undefined) return undefined;
     back.cost = 0;
   }
+  return giveBack(ctx, deps, back, refundCalls, code ?? String(status));
+}
+
+/** Settlement's only waits: the refund, and the credit given back when a paid call did not count. */
+async function giveBack(
+  ctx: RequestContext,
+  deps: GatewayDeps,
+  back: RefundInput,
+  refundCalls: boolean,
+  reason: string,
+): Promise<void> {
+  const r = ctx.reservation!;
   try {
     await deps.meter.refund(back);
     if (refundCalls && r.creditsSpent) await deps.credits.refundSpend(back.accountId, ctx.meterId);
-    deps.metrics.quotaRefunds.inc({ reason: code ?? String(status) });
+    deps.metrics.quotaRefunds.inc({ reason });
     if (ctx.usage) {
       ctx.usage = {
         ...ctx.usage,

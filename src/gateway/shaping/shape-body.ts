@@ -44,7 +44,15 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
     const { data, total } = upstream;
     if (!Array.isArray(data) || typeof total !== 'number' || !Number.isFinite(total))
       throw new ApiError('search_unavailable');
-    const rows = data.filter(isRecord).map((r) => lockFields(r, ds, s.plan, s.previewChars));
+    // One pass: keep the records, lock their fields, collect their ids.
+    const rows: Row[] = [];
+    const ids: string[] = [];
+    for (const item of data) {
+      if (!isRecord(item)) continue;
+      const row = lockFields(item, ds, s.plan, s.previewChars);
+      rows.push(row);
+      if (typeof row.id === 'string') ids.push(row.id);
+    }
     const maxPage = s.plan.max_page;
     return {
       body: {
@@ -59,7 +67,7 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
           ...meta,
         },
       },
-      ids: rows.map((r) => r.id).filter((id): id is string => typeof id === 'string'),
+      ids,
     };
   }
   const { data } = upstream;
