@@ -1,0 +1,102 @@
+// Results of the gateway bench: the JSON under bench/results/ and the markdown table printed at the end.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LoadResult, Machine, OpenLoopResult } from './bench-lib';
+import { ROOT } from './gateway-setup';
+
+const RESULTS = join(ROOT, 'bench', 'results');
+
+export interface Measured extends LoadResult {
+  id: string;
+  label: string;
+  cpu_s: number;
+  cpu_us_per_req: number;
+  processes: number;
+  note?: string;
+  parts?: LoadResult[];
+}
+
+export interface Method {
+  path: string;
+  connections: number;
+  duration_s: number;
+  warmup_s: number;
+  rounds: number;
+  open_loop_s: number;
+  log_level: string;
+  pinning: string;
+}
+
+export const ratio = (x: number | undefined, y: number | undefined): number | null =>
+  x !== undefined && y !== undefined && y > 0 ? Math.round((x / y) * 1000) / 1000 : null;
+
+/** The middle value (the lower middle of an even count). */
+export function median(xs: readonly number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+}
+
+/** The measured run whose throughput is the median of its rounds: a real run, not an average. */
+export function medianRun(runs: readonly Measured[]): Measured | undefined {
+  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)];
+}
+
+export function writeResults(name: string, data: unknown): string {
+  mkdirSync(RESULTS, { recursive: true });
+  const file = join(RESULTS, `${name}-${new Date().toISOString().slice(0, 10)}.json`);
+  writeFileSync(file, JSON.stringify(data, null, 2) + '\n');
+  writeFileSync(join(RESULTS, `${name}-latest.json`), JSON.stringify(data, null, 2) + '\n');
+  return file;
+}
+
+const ms = (x: number): number => Math.round(x * 100) / 100;
+
+export function markdown(
+  m: Machine,
+  method: Method,
+  rows: Measured[],
+  rounds: { c: Measured[]; d: Measured[]; dc: number[] },
+  open: OpenLoopResult[],
+  ratios: Record<string, number | null>,
+  notes: string[],
+): string {
+  const lines = [
+    `Machine: ${m.nproc} × ${m.cpu_model}, Node ${m.node}, load average ${m.load_average.join(' / ')} (1/5/15 min) at the end.`,
+    `Load: autocannon, keep-alive, ${method.connections} connections, ${method.duration_s} s after ${method.warmup_s} s warm-up, GET ${method.path} (upstream body ≈2 KB). ${method.pinning}`,
+    '',
+    '| target | req/s | p50 ms | p99 ms | CPU µs/req (server) | non-2xx / errors |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| (${r.id}) ${r.label} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.cpu_us_per_req} | ${r.non2xx} / ${r.errors} |`,
+    ),
+  ];
+  if (rounds.c.length > 1 || rounds.d.length > 1) {
+    const list = (xs: Measured[]): string => xs.map((r) => `${r.rps} (${r.cpu_us_per_req} µs)`).join(', ');
+    lines.push(
+      '',
+      `Rounds, (c) and (d) alternating, req/s (CPU µs/req): (c) ${list(rounds.c)}; (d) ${list(rounds.d)}; d/c per round ${rounds.dc.join(', ')}.`,
+    );
+  }
+  lines.push(
+    '',
+    `Ratios (throughput): d/c = ${ratios['d/c'] ?? 'n/a'}, d/b = ${ratios['d/b'] ?? 'n/a'}, e/d = ${ratios['e/d'] ?? 'n/a'}.`,
+  );
+  if (open.length === 2) {
+    const [a, d] = open as [OpenLoopResult, OpenLoopResult];
+    const row = (id: string, r: OpenLoopResult): string =>
+      `| ${id} | ${r.achieved_rps} | ${r.p50_ms} | ${r.p90_ms} | ${r.p99_ms} | ${r.p999_ms} | ${r.non2xx} / ${r.errors} |`;
+    lines.push(
+      '',
+      `Open loop at ${a.target_rps} req/s (50% of (d)'s peak), ${method.open_loop_s} s, latency from scheduled start:`,
+      '',
+      '| target | achieved req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | non-2xx / errors |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      row('(a) upstream direct', a),
+      row('(d) gateway', d),
+      '',
+      `p99 added by the gateway over (a): ${ms(d.p99_ms - a.p99_ms)} ms (p50: ${ms(d.p50_ms - a.p50_ms)} ms).`,
+    );
+  }
+  if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
+  return lines.join('\n');
+}

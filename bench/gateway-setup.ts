@@ -1,0 +1,252 @@
+// Setting up the gateway bench's servers: the dist build, a bench config pointing every upstream at
+// the stub, the gateway, nginx, the bare proxy and the stub, each optionally pinned to CPUs.
+import { execFileSync, execSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { signAdminToken } from '../src/runtime/admin-secret';
+import { freePort, spawnChild, waitForHttp } from './bench-lib';
+import type { Child } from './bench-lib';
+
+export const ROOT = resolve(__dirname, '..');
+export const DIST = join(ROOT, 'var', 'bench-dist');
+export const STUB_HOST = '127.0.0.2';
+
+export interface Server extends Child {
+  port: number;
+}
+
+export interface Gateway extends Server {
+  adminPort: number;
+  logFile: string;
+}
+
+/** cmd and args, run through taskset on the given CPU list ("1", "0-1") when there is one. */
+export function onCpus(cpus: string | undefined, cmd: string, args: string[]): [string, string[]] {
+  return cpus === undefined ? [cmd, args] : ['taskset', ['-c', cpus, cmd, ...args]];
+}
+
+/** Can this machine pin: at least two CPUs and taskset (util-linux) installed. */
+export function canPin(nproc: number): boolean {
+  if (nproc < 2) return false;
+  try {
+    execSync('command -v taskset', { stdio: 'pipe', shell: '/bin/sh' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves this process (the load generators run in it) to the given CPUs. */
+export function pinSelf(cpus: string): void {
+  execFileSync('taskset', ['-cp', cpus, String(process.pid)], { stdio: 'pipe' });
+}
+
+/** A bench/*.ts server run through tsx; it prints {"port":N} once it listens. */
+async function startScript(script: string, args: string[], cpus: string | undefined): Promise<Server> {
+  const child = spawnChild(
+    ...onCpus(cpus, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script), ...args]),
+    { cwd: ROOT },
+  );
+  return { ...child, port: Number((await child.firstJson).port) };
+}
+
+export function startStub(cpus: string | undefined): Promise<Server> {
+  return startScript('upstream-stub.ts', [STUB_HOST, '0'], cpus);
+}
+
+export function startBare(stubUrl: string, cpus: string | undefined): Promise<Server> {
+  return startScript('bare-proxy.ts', [stubUrl, '0'], cpus);
+}
+
+export interface GatewayOptions {
+  env: Record<string, string>;
+  logLevel: string;
+  cpus?: string;
+  /** --cpu-prof into this directory. */
+  profDir?: string;
+}
+
+/** The product as it runs in production: node on the dist build, nothing else in between. */
+export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
+  const port = await freePort();
+  const adminPort = await freePort();
+  const logDir = mkdtempSync(join(tmpdir(), 'lk-bench-gw-'));
+  const logFile = join(logDir, 'gateway.log');
+  const fd = openSync(logFile, 'a');
+  const args = [
+    ...(opts.profDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`] : []),
+    join(DIST, 'main.js'),
+  ];
+  const child = spawnChild(...onCpus(opts.cpus, process.execPath, args), {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      PORT: String(port),
+      ADMIN_PORT: String(adminPort),
+      DATA_DIR: logDir,
+      LOG_LEVEL: opts.logLevel,
+      ...opts.env,
+    },
+    stdio: ['ignore', fd, fd],
+  });
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/v1/me`, 120_000);
+  } catch (err) {
+    await child.stop('SIGKILL');
+    throw new Error(`${(err as Error).message}\n${readFileSync(logFile, 'utf8').slice(-3000)}`);
+  }
+  return { ...child, port, adminPort, logFile };
+}
+
+export function build(rebuild: boolean, note: (s: string) => void): string {
+  if (!rebuild && existsSync(join(DIST, 'main.js'))) return 'dist (not rebuilt)';
+  try {
+    execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '--outDir', DIST], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
+    return 'dist build of the working tree';
+  } catch (err) {
+    // tsc emits even with type errors; a half-edited tree still runs if main.js came out.
+    if (!existsSync(join(DIST, 'main.js'))) throw err;
+    const out = (err as { stdout?: Buffer }).stdout?.toString().split('\n').slice(0, 3).join(' | ') ?? '';
+    note(`tsc reported errors while building the working tree (emitted anyway): ${out}`);
+    return 'dist build of the working tree (with type errors)';
+  }
+}
+
+export function benchConfig(stubUrl: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lk-bench-config-'));
+  cpSync(join(ROOT, 'config'), dir, { recursive: true });
+  const edit = (file: string, fn: (doc: ReturnType<typeof parseDocument>) => void): void => {
+    const doc = parseDocument(readFileSync(join(dir, file), 'utf8'));
+    fn(doc);
+    writeFileSync(join(dir, file), doc.toString());
+  };
+  edit('upstreams.yaml', (doc) => {
+    const ups = doc.getIn(['upstreams']) as { items: { key: { value: string } }[] };
+    for (const item of ups.items) {
+      doc.setIn(['upstreams', item.key.value, 'url'], stubUrl);
+      doc.setIn(['upstreams', item.key.value, 'pool_size'], 64);
+    }
+  });
+  edit('plans.yaml', (doc) => {
+    doc.set('per_ip_per_minute', 10_000_000);
+    doc.setIn(
+      ['plans', 'bench'],
+      doc.createNode({
+        monthly_calls: 1_000_000_000,
+        daily_calls: 1_000_000_000,
+        per_minute: 1_000_000_000,
+        per_second: 1_000_000_000,
+        per_page_max: 100,
+        max_page: 1000,
+        full_text_daily: 1000,
+        ip_allowlist: true,
+        extra_credits: false,
+        bulk_watch: false,
+      }),
+    );
+  });
+  return dir;
+}
+
+export async function benchKey(gw: Gateway, secret: string): Promise<string> {
+  const token = await signAdminToken(secret, Date.now(), 3600);
+  const call = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const r = await fetch(`http://127.0.0.1:${gw.adminPort}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await r.json()) as Record<string, unknown>;
+    if (r.status !== 201) throw new Error(`${path}: ${r.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const acc = await call('/admin/accounts', {
+    email: `bench-${randomBytes(4).toString('hex')}@example.vn`,
+    plan: 'bench',
+    email_verified: true,
+  });
+  const key = await call(`/admin/accounts/${String(acc.id)}/keys`, {});
+  return String(key.key);
+}
+
+export function ensureNginx(note: (s: string) => void): string | undefined {
+  const which = (): string | undefined => {
+    try {
+      return execSync('command -v nginx', { stdio: 'pipe', shell: '/bin/sh' }).toString().trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const found = which();
+  if (found) return found;
+  if (process.getuid?.() !== 0) {
+    note('nginx is not installed and this is not root: (b) skipped (apt-get install -y nginx)');
+    return undefined;
+  }
+  try {
+    console.log('installing nginx (apt-get) ...');
+    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx', {
+      stdio: 'pipe',
+      shell: '/bin/sh',
+    });
+  } catch (err) {
+    note(`apt-get install nginx failed: (b) skipped (${(err as Error).message.slice(0, 200)})`);
+  }
+  return which();
+}
+
+export async function startNginx(
+  bin: string,
+  upstreamPort: number,
+  cpus: string | undefined,
+): Promise<Server> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'lk-bench-nginx-'));
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((t) => `  ${t}_temp_path ${dir}/${t};`)
+    .join('\n');
+  const conf = `
+worker_processes 1;
+${process.getuid?.() === 0 ? 'user root;' : ''}
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+${temp}
+  upstream stub { server ${STUB_HOST}:${upstreamPort}; keepalive 64; }
+  server {
+    listen 127.0.0.1:${port};
+    keepalive_requests 1000000;
+    location / {
+      proxy_pass http://stub;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+}
+`;
+  writeFileSync(join(dir, 'nginx.conf'), conf);
+  const child = spawnChild(
+    ...onCpus(cpus, bin, [
+      '-p',
+      dir,
+      '-e',
+      join(dir, 'error.log'),
+      '-c',
+      join(dir, 'nginx.conf'),
+      '-g',
+      'daemon off;',
+    ]),
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  await waitForHttp(`http://127.0.0.1:${port}/`, 20_000);
+  return { ...child, port };
+}
