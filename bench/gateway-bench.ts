@@ -11,12 +11,13 @@
 // Then an open-loop run at 50% of (d)'s peak on (a) and (d): the p99 the gateway adds.
 // Flags: --duration=10 --warmup=3 --rounds=3 --connections=32 --open-seconds=10 --only=a,b,c,d,e
 //        --log-level=info --cpu-prof (profile gateway (d), summary printed) --no-build --no-pin
+//        --keep-log (keep the gateway's log of (d) and print its path)
 //        --fixed-rate=N (also (c) and (d) under an open loop at N req/s: CPU per request at equal load)
 //        --soak[=300] (one gateway under closed-loop load for N s: RSS and heap over time; nothing else)
 // Results: bench/results/gateway-<date>.json and gateway-latest.json (soak: gateway-soak-*.json).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
@@ -31,6 +32,7 @@ import {
   build,
   canPin,
   ensureNginx,
+  pinProcess,
   pinSelf,
   startBare,
   startGateway,
@@ -68,6 +70,8 @@ const CPU_PROF = flag('cpu-prof') !== undefined;
 const SOAK = flag('soak');
 /** Also measure (c) and (d) at this fixed offered rate (open loop): CPU per request at equal load. */
 const FIXED_RATE = num('fixed-rate', 0);
+/** Keep (d)'s log file (one JSON line per request, with duration_ms and upstream_ms) and print its path. */
+const KEEP_LOG = flag('keep-log') !== undefined;
 const notes: string[] = [];
 const note = (s: string): void => {
   notes.push(s);
@@ -134,6 +138,17 @@ async function bodyBytes(t: LoadTarget): Promise<{ status: number; bytes: number
   return { status: r.status, bytes: buf.length };
 }
 
+/** The pid of the Redis at REDIS_URL when it runs on this machine (its INFO pid is one of ours). */
+async function localRedisPid(redis: Redis): Promise<number | undefined> {
+  const pid = Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
+  if (!pid) return undefined;
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('redis') ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function evalshaCalls(redis: Redis): Promise<number> {
   const info = await redis.info('commandstats');
   const m = /cmdstat_evalsha:calls=(\d+)/.exec(info);
@@ -151,7 +166,7 @@ async function main(): Promise<void> {
   const allCpus = pin ? `0-${started.nproc - 1}` : undefined;
   if (loadCpus) pinSelf(loadCpus);
   const pinning = pin
-    ? `Pinned: server under test on CPU ${serverCpus}; load generator and stub on CPU ${loadCpus}; (e) on CPUs ${allCpus}; Redis and PostgreSQL not pinned.`
+    ? `Pinned: server under test on CPU ${serverCpus}; load generator and stub on CPU ${loadCpus}; (e) on CPUs ${allCpus}.`
     : 'Not pinned.';
   const distNote = build(flag('no-build') === undefined, note);
   const cleanup: (() => Promise<void>)[] = [];
@@ -165,8 +180,23 @@ async function main(): Promise<void> {
   });
   const redis = new Redis(REDIS_URL, { lazyConnect: false });
   cleanup.push(() => Promise.resolve(redis.disconnect()));
+  // Raising a priority takes root; without it the stub and Redis keep the generator's priority.
+  const serverPriority = process.getuid?.() === 0 ? -10 : undefined;
+  let redisPinned = 'Redis not moved';
+  if (loadCpus && serverPriority !== undefined) {
+    // A local Redis stands in for one on its own machine: off the server's CPU, like the stub.
+    const pid = await localRedisPid(redis);
+    const restore = pid === undefined ? undefined : pinProcess(pid, loadCpus, serverPriority);
+    if (restore) {
+      redisPinned = `Redis moved to CPU ${loadCpus} at nice ${serverPriority} for the run (put back after)`;
+      cleanup.push(() => Promise.resolve(restore()));
+    }
+  }
   try {
     const stub = await startStub(loadCpus);
+    // The stub stands in for an upstream on its own machine: above the load generator in the
+    // scheduler, so that its answers do not wait for the generator's time slice on the shared CPU.
+    if (serverPriority !== undefined) setPriority(stub.pid, serverPriority);
     cleanup.unshift(() => stub.stop());
     const stubUrl = `http://${STUB_HOST}:${stub.port}`;
     const secret = randomBytes(24).toString('hex');
@@ -307,7 +337,8 @@ async function main(): Promise<void> {
     }
     if (gw1) {
       await gw1.stop();
-      rmSync(gw1.logFile, { force: true });
+      if (KEEP_LOG) console.log(`gateway log (d): ${gw1.logFile}`);
+      else rmSync(gw1.logFile, { force: true });
     }
     if (ONLY.has('e')) {
       const gw2 = await startGateway({ env: { ...env, WORKERS: '2' }, logLevel: LOG_LEVEL, cpus: allCpus });
@@ -350,7 +381,7 @@ async function main(): Promise<void> {
       rounds: ROUNDS,
       open_loop_s: OPEN_SECONDS,
       log_level: LOG_LEVEL,
-      pinning,
+      pinning: `${pinning} ${serverPriority !== undefined ? `Stub at nice ${serverPriority}.` : 'Stub at normal priority (not root).'} ${redisPinned}; PostgreSQL (not on the hot path) untouched.`,
     };
     const [oa, od] = open;
     const result = {

@@ -3,7 +3,7 @@
 import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { signAdminToken } from '../src/runtime/admin-secret';
@@ -42,6 +42,28 @@ export function canPin(nproc: number): boolean {
 /** Moves this process (the load generators run in it) to the given CPUs. */
 export function pinSelf(cpus: string): void {
   execFileSync('taskset', ['-cp', cpus, String(process.pid)], { stdio: 'pipe' });
+}
+
+/**
+ * Moves a local server process (Redis) to the given CPUs and scheduling priority for the bench;
+ * returns how to put both back. Only for a process this user may change; otherwise nothing changes.
+ */
+export function pinProcess(pid: number, cpus: string, priority: number): (() => void) | undefined {
+  try {
+    const mask = /:\s*(\S+)\s*$/.exec(
+      execFileSync('taskset', ['-p', String(pid)], { stdio: 'pipe' }).toString(),
+    )?.[1];
+    if (!mask) return undefined;
+    const nice = getPriority(pid);
+    execFileSync('taskset', ['-a', '-cp', cpus, String(pid)], { stdio: 'pipe' });
+    setPriority(pid, priority);
+    return () => {
+      setPriority(pid, nice);
+      execFileSync('taskset', ['-a', '-p', mask, String(pid)], { stdio: 'pipe' });
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A bench/*.ts server run through tsx; it prints {"port":N} once it listens. */
