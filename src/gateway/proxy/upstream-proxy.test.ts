@@ -1,0 +1,114 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createUpstreamProxy } from './upstream-proxy';
+
+interface Seen {
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+let server: Server;
+let base: string;
+const seen: Seen[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push({ url: req.url ?? '', headers: req.headers });
+    if (req.url?.includes('slow')) return void setTimeout(() => res.end('{}'), 1_000);
+    if (req.url?.includes('cut')) {
+      // Promises 1000 bytes, sends 10, then drops the connection.
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('{"data":[');
+      return void setTimeout(() => res.socket?.destroy(), 20);
+    }
+    res.writeHead(req.url?.includes('missing') ? 404 : 200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: [], total: 0 }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+const request = { requestId: 'req-1', assertion: 'jwt.token.here', clientIp: '203.0.113.9' };
+
+describe('upstream proxy: forwarding', () => {
+  test('it sends the request id, the identity assertion and the caller address, and answers status and body', async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 2_000, pool_size: 4 });
+    const reply = await proxy.forward({ ...request, path: '/legal-documents?q=luat&page=1' });
+    proxy.close();
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body.toString('utf8'))).toEqual({ data: [], total: 0 });
+    const last = seen.at(-1)!;
+    expect(last.url).toBe('/legal-documents?q=luat&page=1');
+    expect(last.headers['x-request-id']).toBe('req-1');
+    expect(last.headers.authorization).toBe('Bearer jwt.token.here');
+    expect(last.headers['x-forwarded-for']).toBe('203.0.113.9');
+    expect(last.headers.host).toBe(new URL(base).host);
+  });
+
+  test('a base path in the upstream URL prefixes every path', async () => {
+    const proxy = createUpstreamProxy('t', { url: `${base}/api/v2/`, timeout_ms: 2_000, pool_size: 4 });
+    await proxy.forward({ ...request, path: '/org-units/ou_1' });
+    proxy.close();
+    expect(seen.at(-1)!.url).toBe('/api/v2/org-units/ou_1');
+  });
+
+  test('an upstream 404 is an answer, not a failure', async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 2_000, pool_size: 4 });
+    const reply = await proxy.forward({ ...request, path: '/x/missing' });
+    proxy.close();
+    expect(reply.status).toBe(404);
+  });
+});
+
+describe('upstream proxy: failures', () => {
+  test('an upstream slower than timeout_ms is abandoned with an error', async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 100, pool_size: 4 });
+    const t0 = Date.now();
+    await expect(proxy.forward({ ...request, path: '/slow' })).rejects.toThrow(/timeout/);
+    expect(Date.now() - t0).toBeLessThan(900);
+    proxy.close();
+  });
+
+  test('an answer cut off before its end is an error, not a short body', async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 2_000, pool_size: 4 });
+    await expect(proxy.forward({ ...request, path: '/cut' })).rejects.toThrow();
+    proxy.close();
+  });
+
+  test('an upstream that refuses connections is an error', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const proxy = createUpstreamProxy('t', {
+      url: `http://127.0.0.1:${port}`,
+      timeout_ms: 2_000,
+      pool_size: 4,
+    });
+    await expect(proxy.forward({ ...request, path: '/x' })).rejects.toThrow();
+    proxy.close();
+  });
+});
+
+describe('upstream proxy: security', () => {
+  test('nothing of the caller reaches the upstream beyond the fixed headers', async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 2_000, pool_size: 4 });
+    await proxy.forward({ ...request, path: '/x' });
+    proxy.close();
+    const names = Object.keys(seen.at(-1)!.headers).sort();
+    expect(names).toEqual([
+      'accept',
+      'authorization',
+      'connection',
+      'host',
+      'x-forwarded-for',
+      'x-request-id',
+    ]);
+  });
+});
