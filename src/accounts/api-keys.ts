@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** 32 random bytes (256 bits), base64url: "lk_" + 43 characters. */
 export function generateApiKey(): string {
@@ -6,7 +6,8 @@ export function generateApiKey(): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One-shot digest: no Hash object per request (a key is hashed on every call).
+  return hash('sha256', key, 'hex');
 }
 
 /** Constant-time equality of two hex hashes (the lookup is by hash; this confirms without a timing leak). */
