@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ZodType } from 'zod';
 import type { AccountRepo } from '../accounts/account-repo';
 import type { Account } from '../accounts/account-types';
-import { generateApiKey, hashApiKey, newId } from '../accounts/api-keys';
+import { newId } from '../accounts/api-keys';
+import { issueKey } from '../accounts/issue-key';
 import type { RuntimeConfig } from '../config/compile-config';
 import { ApiError } from '../errors/api-error';
 import { renderError, toApiError } from '../errors/render-error';
@@ -132,17 +133,15 @@ export function createAdminApp(deps: AdminDeps): express.Express {
         upgrade_url: deps.config().raw.plans.upgrade_url,
       });
     }
-    const key = generateApiKey();
-    const hash = hashApiKey(key);
-    const rec = await deps.accounts.createKey({
-      id: newId('key_'),
-      account_id: a.id,
-      key_hash: hash,
-      key_prefix: key.slice(0, 10),
-      ip_allowlist: body.ip_allowlist.map((s) => s.trim()),
-      expires_at: body.expires_at ?? null,
+    const {
+      key,
+      keyHash,
+      record: rec,
+    } = await issueKey(deps.accounts, a.id, {
+      ipAllowlist: body.ip_allowlist.map((s) => s.trim()),
+      expiresAt: body.expires_at ?? null,
     });
-    await deps.bus.publish({ type: 'key', keyHash: hash });
+    await deps.bus.publish({ type: 'key', keyHash });
     res
       .status(201)
       .json({ id: rec.id, key, expires_at: isoOrNull(rec.expires_at), ip_allowlist: rec.ip_allowlist });

@@ -1,5 +1,6 @@
 import type { AccountRepo } from '../accounts/account-repo';
-import { generateApiKey, hashApiKey, newId } from '../accounts/api-keys';
+import { newId } from '../accounts/api-keys';
+import { issueKey } from '../accounts/issue-key';
 import type { RuntimeConfig } from '../config/compile-config';
 
 export interface DemoKey {
@@ -19,15 +20,7 @@ export async function createDemoAccounts(
   for (const plan of config.planList) {
     const email = `demo-${plan.name}@example.vn`;
     const acc = await repo.createAccount({ id: newId('acc_'), email, plan: plan.name, email_verified: true });
-    const key = generateApiKey();
-    await repo.createKey({
-      id: newId('key_'),
-      account_id: acc.id,
-      key_hash: hashApiKey(key),
-      key_prefix: key.slice(0, 10),
-      ip_allowlist: [],
-      expires_at: null,
-    });
+    const { key } = await issueKey(repo, acc.id);
     out.push({ plan: plan.name, email, accountId: acc.id, key });
   }
   return out;

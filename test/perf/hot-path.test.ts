@@ -13,7 +13,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { AccountRepo } from '../../src/accounts/account-repo';
-import { generateApiKey, hashApiKey, newId } from '../../src/accounts/api-keys';
+import { newId } from '../../src/accounts/api-keys';
+import { issueKey } from '../../src/accounts/issue-key';
 import { KeyCache } from '../../src/accounts/key-cache';
 import { BulkWatch } from '../../src/bulk-watch/bulk-watch';
 import { DatasetStats } from '../../src/bulk-watch/dataset-stats';
@@ -227,16 +228,7 @@ async function keyFor(plan: string): Promise<string> {
     plan,
     email_verified: true,
   });
-  const key = generateApiKey();
-  await accounts.createKey({
-    id: newId('key_'),
-    account_id: acc.id,
-    key_hash: hashApiKey(key),
-    key_prefix: key.slice(0, 10),
-    ip_allowlist: [],
-    expires_at: null,
-  });
-  return key;
+  return (await issueKey(accounts, acc.id)).key;
 }
 
 async function get(key: string): Promise<number> {

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { AccountRepo } from '../../src/accounts/account-repo';
 import { KeyCache } from '../../src/accounts/key-cache';
-import { generateApiKey, hashApiKey, newId } from '../../src/accounts/api-keys';
+import { newId } from '../../src/accounts/api-keys';
+import { issueKey } from '../../src/accounts/issue-key';
 import { compileConfig } from '../../src/config/compile-config';
 import type { RuntimeConfig } from '../../src/config/compile-config';
 import { loadRawConfig } from '../../src/config/load-config';
@@ -105,16 +106,8 @@ export async function startHarness(
         plan,
         email_verified: opts.verified ?? true,
       });
-      const key = generateApiKey();
-      const rec = await accounts.createKey({
-        id: newId('key_'),
-        account_id: acc.id,
-        key_hash: hashApiKey(key),
-        key_prefix: key.slice(0, 10),
-        ip_allowlist: opts.ipAllowlist ?? [],
-        expires_at: opts.expiresAt ?? null,
-      });
-      return { id: acc.id, key, keyId: rec.id };
+      const { key, record } = await issueKey(accounts, acc.id, opts);
+      return { id: acc.id, key, keyId: record.id };
     },
     async close() {
       gw.close();

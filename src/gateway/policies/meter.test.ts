@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { generateApiKey, hashApiKey, newId } from '../../accounts/api-keys';
+import { issueKey } from '../../accounts/issue-key';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
 
@@ -169,15 +169,7 @@ describe('meter: limits', () => {
 
   it('shares the quota between the keys of one account', async () => {
     const acc = await h.account('nocredit');
-    const other = generateApiKey();
-    await h.accounts.createKey({
-      id: newId('key_'),
-      account_id: acc.id,
-      key_hash: hashApiKey(other),
-      key_prefix: other.slice(0, 10),
-      ip_allowlist: [],
-      expires_at: null,
-    });
+    const { key: other } = await issueKey(h.accounts, acc.id);
     await get(acc.key, '/v1/legal-documents?q=luat');
     await get(other, '/v1/legal-documents?q=luat');
     expect((await get(other, '/v1/legal-documents?q=luat')).body.code).toBe('quota_exceeded');
