@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import { ApiError } from '../errors/api-error';
 import { errorBody, toApiError } from '../errors/render-error';
+import { accessLogger } from '../util/logger';
 import type { RequestContext } from './context';
 import type { GatewayDeps } from './deps';
 import { buildPolicies } from './pipeline';
@@ -11,7 +12,6 @@ import type { UpstreamProxy } from './proxy/upstream-proxy';
 import { answerDatasets, answerMe } from './response/account-endpoints';
 import { finish } from './response/finish';
 import type { Outcome } from './response/finish';
-import { accessLogger } from '../util/logger';
 import { forwardAndShape } from './response/forward-and-shape';
 
 export interface GatewayHandler {

@@ -1,9 +1,9 @@
 import type { RuntimeConfig } from '../../config/compile-config';
 import type { ApiError } from '../../errors/api-error';
 import { computeWindows } from '../../metering/windows';
+import type { Logger } from '../../util/logger';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
-import type { Logger } from '../../util/logger';
 import { appendQuotaHeaders } from './quota-headers';
 import { settle } from './settle';
 
@@ -23,13 +23,36 @@ export async function finish(
   config: RuntimeConfig,
   deps: GatewayDeps,
   out: Outcome,
-  access: Logger = deps.logger,
+  access: Logger,
 ): Promise<void> {
   const { res } = ctx;
   if (!ctx.requestId) ctx.requestId = ctx.meterId;
   const settling = settle(ctx, deps, out.status, out.error?.code);
   if (settling) await settling;
-  // Every header goes out in one writeHead: no per-header validation into a header map first.
+  // A caller already gone gets nothing written, and costs no quota read for its headers.
+  if (!res.headersSent && !res.destroyed) {
+    const headers = await responseHeaders(ctx, config, deps, out);
+    if (!res.destroyed) {
+      const payload = JSON.stringify(out.body);
+      headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(payload)));
+      res.writeHead(out.status, headers);
+      res.end(ctx.req.method === 'HEAD' ? undefined : payload);
+    }
+  }
+  ctx.finished = true;
+  observe(ctx, deps, out, access);
+}
+
+/**
+ * Every header but the body's, as name/value pairs for one writeHead (no per-header validation into
+ * a header map first).
+ */
+async function responseHeaders(
+  ctx: RequestContext,
+  config: RuntimeConfig,
+  deps: GatewayDeps,
+  out: Outcome,
+): Promise<string[]> {
   const headers = ['X-Request-Id', ctx.requestId, 'X-Content-Type-Options', 'nosniff'];
   const principal = ctx.principal;
   if (principal) {
@@ -51,14 +74,7 @@ export async function finish(
       headers.push('Retry-After', String(Math.max(1, Math.ceil(extras.retryAfter))));
     if (extras.headers) for (const k in extras.headers) headers.push(k, extras.headers[k]!);
   }
-  if (!res.headersSent && !res.destroyed) {
-    const payload = JSON.stringify(out.body);
-    headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(payload)));
-    res.writeHead(out.status, headers);
-    res.end(ctx.req.method === 'HEAD' ? undefined : payload);
-  }
-  ctx.finished = true;
-  observe(ctx, deps, out, access);
+  return headers;
 }
 
 function observe(ctx: RequestContext, deps: GatewayDeps, out: Outcome, access: Logger): void {

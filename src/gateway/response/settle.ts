@@ -34,7 +34,7 @@ export function settle(
     if (status !== 404 || back.fullTextDocId === undefined) return undefined;
     back.cost = 0;
   }
-  return giveBack(ctx, deps, back, refundCalls, code ?? String(status));
+  return giveBack(ctx, deps, back, refundCalls && r.creditsSpent, code ?? String(status));
 }
 
 /** Settlement's only waits: the refund, and the credit given back when a paid call did not count. */
@@ -42,13 +42,12 @@ async function giveBack(
   ctx: RequestContext,
   deps: GatewayDeps,
   back: RefundInput,
-  refundCalls: boolean,
+  creditBack: boolean,
   reason: string,
 ): Promise<void> {
-  const r = ctx.reservation!;
   try {
     await deps.meter.refund(back);
-    if (refundCalls && r.creditsSpent) await deps.credits.refundSpend(back.accountId, ctx.meterId);
+    if (creditBack) await deps.credits.refundSpend(back.accountId, ctx.meterId);
     deps.metrics.quotaRefunds.inc({ reason });
     if (ctx.usage) {
       ctx.usage = {
