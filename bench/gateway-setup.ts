@@ -7,6 +7,7 @@ import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { signAdminToken } from '../src/runtime/admin-secret';
+import { UNLIMITED_PLAN } from '../test/support/unlimited-plan';
 import { freePort, spawnChild, waitForHttp } from './bench-lib';
 import type { Child } from './bench-lib';
 
@@ -158,21 +159,7 @@ export function benchConfig(stubUrl: string): string {
   });
   edit('plans.yaml', (doc) => {
     doc.set('per_ip_per_minute', 10_000_000);
-    doc.setIn(
-      ['plans', 'bench'],
-      doc.createNode({
-        monthly_calls: 1_000_000_000,
-        daily_calls: 1_000_000_000,
-        per_minute: 1_000_000_000,
-        per_second: 1_000_000_000,
-        per_page_max: 100,
-        max_page: 1000,
-        full_text_daily: 1000,
-        ip_allowlist: true,
-        extra_credits: false,
-        bulk_watch: false,
-      }),
-    );
+    doc.setIn(['plans', 'bench'], doc.createNode({ ...UNLIMITED_PLAN, bulk_watch: false }));
   });
   return dir;
 }

@@ -4,17 +4,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
-function legalRow(n: number): Record<string, unknown> {
-  return {
-    id: `vb_${n}`,
-    code: `${n}/2024/NĐ-CP`,
-    name: `Nghị định số ${n} về đất đai`,
-    database: 'vbqppl',
-    status: { id: 1, name: 'Còn hiệu lực' },
-    issued_date: '2024-01-15',
-  };
-}
+import { legalRow } from '../test/support/stub-upstream';
 
 /** A first page of a keyword search: 12 rows, ≈2 KB of JSON. */
 export const STUB_BODY: Buffer = Buffer.from(

@@ -39,6 +39,7 @@ import { silentLogger } from '../../src/util/logger';
 import { TEST_REDIS_URL } from '../support/databases';
 import { CONFIG_DIR } from '../support/gateway-harness';
 import { startStubUpstream } from '../support/stub-upstream';
+import { UNLIMITED_PLAN } from '../support/unlimited-plan';
 
 interface DbCounts {
   queries: string[];
@@ -75,18 +76,6 @@ interface RedisCounts {
   monitored: string[];
 }
 
-const PLAN = {
-  monthly_calls: 1_000_000_000,
-  daily_calls: 1_000_000_000,
-  per_minute: 1_000_000_000,
-  per_second: 1_000_000_000,
-  per_page_max: 100,
-  max_page: 1000,
-  full_text_daily: 1000,
-  ip_allowlist: true,
-  extra_credits: false,
-};
-
 const prefix = `lkperf${randomBytes(4).toString('hex')}:`;
 let stub: Awaited<ReturnType<typeof startStubUpstream>>;
 let redis: Redis;
@@ -116,8 +105,8 @@ beforeAll(async () => {
   const raw = loadRawConfig(CONFIG_DIR);
   for (const u of Object.values(raw.upstreams.upstreams)) u.url = stub.url;
   raw.plans.per_ip_per_minute = 10_000_000;
-  raw.plans.plans.hot = { ...PLAN, bulk_watch: false };
-  raw.plans.plans.watched = { ...PLAN, bulk_watch: true };
+  raw.plans.plans.hot = { ...UNLIMITED_PLAN, bulk_watch: false };
+  raw.plans.plans.watched = { ...UNLIMITED_PLAN, bulk_watch: true };
   const config = compileConfig(raw);
 
   rawDb = await openPgliteDb();

@@ -17,7 +17,8 @@ export const LONG_HTML =
       `<p>Điều ${i + 1}. Phạm vi điều chỉnh của văn bản về đất đai, <b>khoản ${i + 1}</b> áp dụng cho mọi tổ chức.</p>`,
   ).join('');
 
-function legalRow(n: number): Record<string, unknown> {
+/** One legal-documents list row as an upstream returns it. */
+export function legalRow(n: number): Record<string, unknown> {
   return {
     id: `vb_${n}`,
     code: `${n}/2024/NĐ-CP`,
