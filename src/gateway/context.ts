@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Account, ApiKeyRecord } from '../accounts/account-types';
 import type { CompiledDataset, CompiledPlan, CompiledSubresource } from '../config/compile-config';
-import type { ApiError } from '../errors/api-error';
 import type { ReserveInput, ReserveResult, Usage } from '../metering/meter-store';
 import type { Windows } from '../metering/windows';
 
@@ -52,10 +51,6 @@ export interface RequestContext {
   perPage?: number;
   reservation?: Reservation;
   usage?: Usage;
-  error?: ApiError;
   upstreamStatus?: number;
   upstreamMs?: number;
-  /** Ids returned to the caller, for bulk-extraction watch. */
-  returnedIds?: string[];
-  finished: boolean;
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import { ApiError } from '../errors/api-error';
 import { errorBody, toApiError } from '../errors/render-error';
+import { createEndOfTurn } from '../util/end-of-turn';
 import { accessLogger } from '../util/logger';
 import type { RequestContext } from './context';
 import type { GatewayDeps } from './deps';
@@ -11,7 +12,7 @@ import { createUpstreamProxy } from './proxy/upstream-proxy';
 import type { UpstreamProxy } from './proxy/upstream-proxy';
 import { answerDatasets, answerMe } from './response/account-endpoints';
 import { finish } from './response/finish';
-import type { Outcome } from './response/finish';
+import type { Outcome, ResponseIo } from './response/finish';
 import { forwardAndShape } from './response/forward-and-shape';
 
 export interface GatewayHandler {
@@ -23,10 +24,12 @@ export interface GatewayHandler {
 /** Builds the whole request path for one loaded config; a reload builds a new one and swaps it. */
 export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): GatewayHandler {
   const policies = buildPolicies(config, deps);
-  const access = accessLogger(deps.logger);
-  const done = (ctx: RequestContext, out: Outcome): Promise<void> => finish(ctx, config, deps, out, access);
+  // One queue for the writes of a turn: responses to callers and requests to upstreams.
+  const defer = createEndOfTurn((err) => deps.logger.error({ err }, 'unexpected error in a deferred write'));
+  const io: ResponseIo = { access: accessLogger(deps.logger), defer };
+  const done = (ctx: RequestContext, out: Outcome): Promise<void> => finish(ctx, config, deps, out, io);
   const proxies = new Map<string, UpstreamProxy>();
-  for (const [name, up] of config.upstreams) proxies.set(name, createUpstreamProxy(name, up));
+  for (const [name, up] of config.upstreams) proxies.set(name, createUpstreamProxy(name, up, defer));
   return {
     async handle(req, res) {
       const ctx: RequestContext = {
@@ -37,7 +40,18 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
         req,
         res,
         query: [],
-        finished: false,
+        // Every field from the start: one object shape for all requests keeps property reads monomorphic.
+        queryError: undefined,
+        route: undefined,
+        principal: undefined,
+        windows: undefined,
+        params: undefined,
+        page: undefined,
+        perPage: undefined,
+        reservation: undefined,
+        usage: undefined,
+        upstreamStatus: undefined,
+        upstreamMs: undefined,
       };
       try {
         for (const p of policies) {

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createEndOfTurn } from '../../util/end-of-turn';
 import { createUpstreamProxy } from './upstream-proxy';
 
 interface Seen {
@@ -64,6 +65,27 @@ describe('upstream proxy: forwarding', () => {
     proxy.close();
     expect(reply.status).toBe(404);
   });
+
+  test('requests made in one turn go out together once the turn is over, each with its own answer', async () => {
+    const proxy = createUpstreamProxy(
+      't',
+      { url: base, timeout_ms: 2_000, pool_size: 4 },
+      createEndOfTurn(() => undefined),
+    );
+    const before = seen.length;
+    const replies = [1, 2, 3].map((i) => proxy.forward({ ...request, path: `/legal-documents?page=${i}` }));
+    await Promise.resolve();
+    expect(seen.length).toBe(before); // nothing sent within the turn
+    const answered = await Promise.all(replies);
+    proxy.close();
+    expect(answered.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(
+      seen
+        .slice(before)
+        .map((s) => s.url)
+        .sort(),
+    ).toEqual([1, 2, 3].map((i) => `/legal-documents?page=${i}`));
+  });
 });
 
 describe('upstream proxy: failures', () => {
@@ -72,6 +94,13 @@ describe('upstream proxy: failures', () => {
     const t0 = Date.now();
     await expect(proxy.forward({ ...request, path: '/slow' })).rejects.toThrow(/timeout/);
     expect(Date.now() - t0).toBeLessThan(900);
+    proxy.close();
+  });
+
+  test('the deadline runs from the call, also while the request waits to be sent', async () => {
+    const never = (): void => undefined; // a queue that never sends
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 100, pool_size: 4 }, never);
+    await expect(proxy.forward({ ...request, path: '/x' })).rejects.toThrow(/timeout/);
     proxy.close();
   });
 

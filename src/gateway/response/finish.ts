@@ -1,6 +1,7 @@
 import type { RuntimeConfig } from '../../config/compile-config';
 import type { ApiError } from '../../errors/api-error';
 import { computeWindows } from '../../metering/windows';
+import type { Defer } from '../../util/end-of-turn';
 import type { Logger } from '../../util/logger';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
@@ -17,57 +18,74 @@ export interface Outcome {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The response phase every request ends in: settle → headers → body → metrics and log line. */
+/** Where the response phase writes: the access log, and the end-of-turn queue for the socket write. */
+export interface ResponseIo {
+  access: Logger;
+  defer: Defer;
+}
+
+/**
+ * The response phase every request ends in: settle → headers → body → metrics and log line. The
+ * write waits for the end of the turn (see end-of-turn.ts); the log line and metrics follow it.
+ */
 export async function finish(
   ctx: RequestContext,
   config: RuntimeConfig,
   deps: GatewayDeps,
   out: Outcome,
-  access: Logger,
+  io: ResponseIo,
 ): Promise<void> {
   const { res } = ctx;
   if (!ctx.requestId) ctx.requestId = ctx.meterId;
   const settling = settle(ctx, deps, out.status, out.error?.code);
   if (settling) await settling;
   // A caller already gone gets nothing written, and costs no quota read for its headers.
-  if (!res.headersSent && !res.destroyed) {
-    const headers = await responseHeaders(ctx, config, deps, out);
+  if (res.headersSent || res.destroyed) return observe(ctx, deps, out, io.access);
+  const pending = responseHeaders(ctx, config, deps, out);
+  const headers = Array.isArray(pending) ? pending : await pending;
+  const payload = JSON.stringify(out.body);
+  headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(payload)));
+  const body = ctx.req.method === 'HEAD' ? undefined : payload;
+  io.defer(() => {
     if (!res.destroyed) {
-      const payload = JSON.stringify(out.body);
-      headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(payload)));
       res.writeHead(out.status, headers);
-      res.end(ctx.req.method === 'HEAD' ? undefined : payload);
+      res.end(body);
     }
-  }
-  ctx.finished = true;
-  observe(ctx, deps, out, access);
+    observe(ctx, deps, out, io.access);
+  });
 }
 
 /**
  * Every header but the body's, as name/value pairs for one writeHead (no per-header validation into
- * a header map first).
+ * a header map first). Synchronous unless the usage must be read (a request that never reserved).
  */
-async function responseHeaders(
+function responseHeaders(
   ctx: RequestContext,
   config: RuntimeConfig,
   deps: GatewayDeps,
   out: Outcome,
-): Promise<string[]> {
+): string[] | Promise<string[]> {
   const headers = ['X-Request-Id', ctx.requestId, 'X-Content-Type-Options', 'nosniff'];
   const principal = ctx.principal;
   if (principal) {
     headers.push('Cache-Control', 'private, no-store');
     const windows = ctx.windows ?? computeWindows(deps.clock.now(), config.raw.plans.timezone);
-    let usage = ctx.usage;
-    if (!usage) {
-      try {
-        usage = await deps.meter.peek(principal.account.id, windows);
-      } catch {
-        usage = undefined; // counters unreachable: the answer still goes out, without quota headers
-      }
+    if (!ctx.usage) {
+      // Counters unreachable: the answer still goes out, without quota headers.
+      return deps.meter.peek(principal.account.id, windows).then(
+        (usage) => {
+          appendQuotaHeaders(headers, principal.plan, usage, windows);
+          return errorHeaders(headers, out);
+        },
+        () => errorHeaders(headers, out),
+      );
     }
-    if (usage) appendQuotaHeaders(headers, principal.plan, usage, windows);
+    appendQuotaHeaders(headers, principal.plan, ctx.usage, windows);
   }
+  return errorHeaders(headers, out);
+}
+
+function errorHeaders(headers: string[], out: Outcome): string[] {
   const extras = out.error?.extras;
   if (extras) {
     if (extras.retryAfter !== undefined)
