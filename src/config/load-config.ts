@@ -29,6 +29,22 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A YAML file with one non-ASCII character (a Vietnamese description) is read as a two-byte string,
+ * and every key and value parsed out of it is a slice of it: two-byte too, and keeping the whole
+ * text alive. Strings the gateway builds from config on every request (headers, upstream paths, log
+ * lines) would then all take V8's two-byte paths when written out. Each string is copied into one
+ * of its own; ASCII ones come out one-byte.
+ */
+function ownStrings(value: unknown): unknown {
+  if (typeof value === 'string') return Buffer.from(value, 'utf8').toString('utf8');
+  if (Array.isArray(value)) return value.map(ownStrings);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [ownStrings(k), ownStrings(v)]));
+  }
+  return value;
+}
+
 function loadFile<S extends z.ZodType>(dir: string, file: string, schema: S): z.infer<S> {
   let text: string;
   try {
@@ -38,7 +54,7 @@ function loadFile<S extends z.ZodType>(dir: string, file: string, schema: S): z.
   }
   let doc: unknown;
   try {
-    doc = parse(text, { prettyErrors: true, uniqueKeys: true });
+    doc = ownStrings(parse(text, { prettyErrors: true, uniqueKeys: true }));
   } catch (err) {
     throw new ConfigError(file, '', `invalid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
