@@ -71,12 +71,12 @@ function responseHeaders(
     headers.push('Cache-Control', 'private, no-store');
     const windows = ctx.windows ?? computeWindows(deps.clock.now(), config.raw.plans.timezone);
     if (!ctx.usage) {
-      // Counters unreachable: the answer still goes out, without quota headers.
       return deps.meter.peek(principal.account.id, windows).then(
         (usage) => {
           appendQuotaHeaders(headers, principal.plan, usage, windows);
           return errorHeaders(headers, out);
         },
+        // Counters unreachable: the answer still goes out, without quota headers.
         () => errorHeaders(headers, out),
       );
     }
