@@ -1,7 +1,8 @@
 // npm run bench [-- flags]
 // Side-by-side throughput, latency and CPU per request of the same keep-alive GET through:
 //   (a) the upstream stub directly, (b) nginx proxy_pass (one worker), (c) a bare Node proxy doing
-//   the envelope rewrite only (bench/bare-proxy.ts), (d) the full gateway (dist build, its own
+//   the envelope rewrite only (bench/bare-proxy.ts, on the gateway's upstream client; (c-http): the
+//   same on node's http.request, once), (d) the full gateway (dist build, its own
 //   process, Redis + PostgreSQL, a real key, metering/locking/headers/logging on), (e) the gateway
 //   with WORKERS=2 (node:cluster, one port).
 // (c) and (d) are measured in alternating rounds (c, d, c, d, ...) so that drift of a shared machine
@@ -9,7 +10,7 @@
 // With two or more CPUs the server under test runs on the last CPU and the load generator and stub on
 // CPU 0 (taskset), so (b), (c) and (d) each get one core of their own; (e) gets all of them.
 // Then an open-loop run at 50% of (d)'s peak on (a) and (d): the p99 the gateway adds.
-// Flags: --duration=10 --warmup=3 --rounds=3 --connections=32 --open-seconds=10 --only=a,b,c,d,e
+// Flags: --duration=10 --warmup=3 --rounds=3 --connections=32 --open-seconds=10 --only=a,b,c-http,c,d,e
 //        --log-level=info --cpu-prof (profile gateway (d), summary printed) --no-build --no-pin
 //        --keep-log (keep the gateway's log of (d) and print its path)
 //        --fixed-rate=N (also (c) and (d) under an open loop at N req/s: CPU per request at equal load)
@@ -64,7 +65,7 @@ const WARMUP = num('warmup', 3);
 const ROUNDS = Math.max(1, num('rounds', 3));
 const CONNECTIONS = num('connections', 32);
 const OPEN_SECONDS = num('open-seconds', 10);
-const ONLY = new Set((flag('only') ?? 'a,b,c,d,e').split(','));
+const ONLY = new Set((flag('only') ?? 'a,b,c-http,c,d,e').split(','));
 const LOG_LEVEL = flag('log-level') ?? 'info';
 const CPU_PROF = flag('cpu-prof') !== undefined;
 const SOAK = flag('soak');
@@ -223,33 +224,36 @@ async function main(): Promise<void> {
     const rows: Measured[] = [];
     const sizes: Record<string, { status: number; bytes: number }> = {};
     const direct: LoadTarget = { url: `${stubUrl}${PATH}` };
-    if (ONLY.has('a')) {
-      sizes.a = await bodyBytes(direct);
+    /** One closed-loop measurement of a server measured once (not in the alternating rounds). */
+    const once = async (id: string, label: string, pid: number, t: LoadTarget): Promise<void> => {
+      sizes[id] = await bodyBytes(t);
       rows.push(
         await measure(
-          'a',
-          'upstream direct',
-          () => [stub.pid],
-          (s) => closedLoop(direct, CONNECTIONS, s),
+          id,
+          label,
+          () => [pid],
+          (s) => closedLoop(t, CONNECTIONS, s),
         ),
       );
-    }
+    };
+    if (ONLY.has('a')) await once('a', 'upstream direct', stub.pid, direct);
     if (ONLY.has('b')) {
       const bin = ensureNginx(note);
       if (bin) {
         const nginx = await startNginx(bin, stub.port, serverCpus);
-        const t: LoadTarget = { url: `http://127.0.0.1:${nginx.port}${PATH}` };
-        sizes.b = await bodyBytes(t);
-        rows.push(
-          await measure(
-            'b',
-            'nginx proxy_pass, 1 worker',
-            () => [nginx.pid],
-            (s) => closedLoop(t, CONNECTIONS, s),
-          ),
-        );
+        await once('b', 'nginx proxy_pass, 1 worker', nginx.pid, {
+          url: `http://127.0.0.1:${nginx.port}${PATH}`,
+        });
         await nginx.stop('SIGQUIT');
       }
+    }
+
+    // A hand-rolled proxy on node's own HTTP client: what (c) was before the gateway moved to undici.
+    if (ONLY.has('c-http')) {
+      const h = await startBare(stubUrl, serverCpus, 'http');
+      const t: LoadTarget = { url: `http://127.0.0.1:${h.port}${PATH}` };
+      await once('c-http', 'bare Node proxy + envelope, node:http client', h.pid, t);
+      await h.stop();
     }
 
     // (c) and (d) side by side: both servers up, then alternating rounds.
@@ -370,6 +374,7 @@ async function main(): Promise<void> {
     const ratios = {
       'd/c': rounds.dc.length > 0 ? median(rounds.dc) : ratio(by('d'), by('c')),
       'd/b': ratio(by('d'), by('b')),
+      'd/c-http': ratio(by('d'), by('c-http')),
       'e/d': ratio(by('e'), by('d')),
     };
     const ended = machine();

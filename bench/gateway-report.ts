@@ -79,7 +79,7 @@ export function markdown(
   }
   lines.push(
     '',
-    `Ratios (throughput): d/c = ${ratios['d/c'] ?? 'n/a'}, d/b = ${ratios['d/b'] ?? 'n/a'}, e/d = ${ratios['e/d'] ?? 'n/a'}.`,
+    `Ratios (throughput): d/c = ${ratios['d/c'] ?? 'n/a'}, d/b = ${ratios['d/b'] ?? 'n/a'}, e/d = ${ratios['e/d'] ?? 'n/a'}; d/c-http = ${ratios['d/c-http'] ?? 'n/a'}.`,
   );
   if (open.length === 2) {
     const [a, d] = open as [OpenLoopResult, OpenLoopResult];

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { signAdminToken } from '../src/runtime/admin-secret';
 import { UNLIMITED_PLAN } from '../test/support/unlimited-plan';
+import type { BareClient } from './bare-proxy';
 import { freePort, spawnChild, waitForHttp } from './bench-lib';
 import type { Child } from './bench-lib';
 
@@ -80,8 +81,12 @@ export function startStub(cpus: string | undefined): Promise<Server> {
   return startScript('upstream-stub.ts', [STUB_HOST, '0'], cpus);
 }
 
-export function startBare(stubUrl: string, cpus: string | undefined): Promise<Server> {
-  return startScript('bare-proxy.ts', [stubUrl, '0'], cpus);
+export function startBare(
+  stubUrl: string,
+  cpus: string | undefined,
+  client: BareClient = 'undici',
+): Promise<Server> {
+  return startScript('bare-proxy.ts', [stubUrl, '0', client], cpus);
 }
 
 export interface GatewayOptions {

@@ -110,6 +110,26 @@ describe('upstream proxy: failures', () => {
     proxy.close();
   });
 
+  test('a request abandoned at its deadline frees its connection for the next one', async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 100, pool_size: 1 });
+    const t0 = Date.now();
+    await expect(proxy.forward({ ...request, path: '/slow' })).rejects.toThrow(/timeout/);
+    const reply = await proxy.forward({ ...request, path: '/x' });
+    proxy.close();
+    expect(reply.status).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(700); // the slow answer takes 1 s: it was not waited for
+  });
+
+  test('a header value the client refuses to send is an error at once, not a wait for the deadline', async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 5_000, pool_size: 4 });
+    const t0 = Date.now();
+    await expect(
+      proxy.forward({ ...request, requestId: 'bad\r\nX-Injected: 1', path: '/x' }),
+    ).rejects.toThrow();
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    proxy.close();
+  });
+
   test('an upstream that refuses connections is an error', async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
