@@ -3,6 +3,7 @@ import type { ApiError } from '../../errors/api-error';
 import { computeWindows } from '../../metering/windows';
 import type { Defer } from '../../util/end-of-turn';
 import type { Logger } from '../../util/logger';
+import type { Utf8Encoder } from '../../util/utf8-slab';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
 import { appendQuotaHeaders } from './quota-headers';
@@ -22,6 +23,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export interface ResponseIo {
   access: Logger;
   defer: Defer;
+  /** Bodies are encoded once, into bytes whose length is the Content-Length. */
+  utf8: Utf8Encoder;
 }
 
 /**
@@ -43,8 +46,8 @@ export async function finish(
   if (res.headersSent || res.destroyed) return observe(ctx, deps, out, io.access);
   const pending = responseHeaders(ctx, config, deps, out);
   const headers = Array.isArray(pending) ? pending : await pending;
-  const payload = JSON.stringify(out.body);
-  headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(payload)));
+  const payload = io.utf8.encode(JSON.stringify(out.body));
+  headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(payload.length));
   const body = ctx.req.method === 'HEAD' ? undefined : payload;
   io.defer(() => {
     if (!res.destroyed) {
