@@ -9,7 +9,7 @@
 // hits both; the table shows each one's median round and d/c is the median of the per-round ratios.
 // With two or more CPUs the server under test runs on the last CPU and the load generator and stub on
 // CPU 0 (taskset), so (b), (c) and (d) each get one core of their own; (e) gets all of them.
-// Then an open-loop run at 50% of (d)'s peak on (a) and (d): the p99 the gateway adds.
+// Then open-loop rounds at 50% of (d)'s peak, (a) and (d) alternating: the p99 the gateway adds.
 // Flags: --duration=10 --warmup=3 --rounds=3 --connections=32 --open-seconds=10 --only=a,b,c-http,c,d,e
 //        --log-level=info --cpu-prof (profile gateway (d), summary printed) --no-build --no-pin
 //        --keep-log (keep the gateway's log of (d) and print its path)
@@ -23,8 +23,10 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { closedLoop, cpuSeconds, machine, openLoop, processTree, rssBytes } from './bench-lib';
-import type { LoadResult, LoadTarget, OpenLoopResult } from './bench-lib';
+import type { LoadResult, LoadTarget } from './bench-lib';
 import { markdown, median, medianRun, ratio, writeResults } from './gateway-report';
+import { openLoopRounds } from './open-loop-rounds';
+import type { OpenLoopComparison } from './open-loop-rounds';
 import type { Measured, Method } from './gateway-report';
 import {
   STUB_HOST,
@@ -327,18 +329,9 @@ async function main(): Promise<void> {
     const evalshaPerReq = dRequests > 0 ? Math.round((evalsha / dRequests) * 1000) / 1000 : null;
     const gatewayRss = gw1 && d ? rssBytes(gw1.pid) : null;
 
-    let open: OpenLoopResult[] = [];
-    if (gw1 && t1 && d && OPEN_SECONDS > 0) {
-      const rate = Math.max(1, Math.round(d.rps / 2));
-      process.stdout.write(`open loop at ${rate} req/s: (a) ... `);
-      await openLoop(direct, rate, Math.min(2, OPEN_SECONDS));
-      const oa = await openLoop(direct, rate, OPEN_SECONDS);
-      process.stdout.write(`p99 ${oa.p99_ms} ms; (d) ... `);
-      await openLoop(t1, rate, Math.min(2, OPEN_SECONDS));
-      const od = await openLoop(t1, rate, OPEN_SECONDS);
-      console.log(`p99 ${od.p99_ms} ms`);
-      open = [oa, od];
-    }
+    let open: OpenLoopComparison | undefined;
+    if (gw1 && t1 && d && OPEN_SECONDS > 0)
+      open = await openLoopRounds(direct, t1, Math.max(1, Math.round(d.rps / 2)), OPEN_SECONDS, ROUNDS);
     if (gw1) {
       await gw1.stop();
       if (KEEP_LOG) console.log(`gateway log (d): ${gw1.logFile}`);
@@ -388,7 +381,6 @@ async function main(): Promise<void> {
       log_level: LOG_LEVEL,
       pinning: `${pinning} ${serverPriority !== undefined ? `Stub at nice ${serverPriority}.` : 'Stub at normal priority (not root).'} ${redisPinned}; PostgreSQL (not on the hot path) untouched.`,
     };
-    const [oa, od] = open;
     const result = {
       date: new Date().toISOString(),
       machine: { ...ended, load_average_at_start: started.load_average },
@@ -402,8 +394,9 @@ async function main(): Promise<void> {
       results: rows,
       rounds,
       ratios,
-      open_loop:
-        oa && od ? { a: oa, d: od, p99_added_ms: Math.round((od.p99_ms - oa.p99_ms) * 100) / 100 } : null,
+      open_loop: open
+        ? { a: open.median.a, d: open.median.d, p99_added_ms: open.median.p99_added_ms, rounds: open.rounds }
+        : null,
       fixed_rate: atRate.length > 0 ? atRate : null,
       redis_evalsha_per_gateway_request: evalshaPerReq,
       gateway_rss_after_load_mb: gatewayRss === null ? null : Math.round(gatewayRss / 1048576),

@@ -1,7 +1,9 @@
 // Results of the gateway bench: the JSON under bench/results/ and the markdown table printed at the end.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LoadResult, Machine, OpenLoopResult } from './bench-lib';
+import type { LoadResult, Machine } from './bench-lib';
+import { openLoopMarkdown } from './open-loop-rounds';
+import type { OpenLoopComparison } from './open-loop-rounds';
 import { ROOT } from './gateway-setup';
 
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -48,14 +50,13 @@ export function writeResults(name: string, data: unknown): string {
   return file;
 }
 
-const ms = (x: number): number => Math.round(x * 100) / 100;
 
 export function markdown(
   m: Machine,
   method: Method,
   rows: Measured[],
   rounds: { c: Measured[]; d: Measured[]; dc: number[] },
-  open: OpenLoopResult[],
+  open: OpenLoopComparison | undefined,
   ratios: Record<string, number | null>,
   notes: string[],
 ): string {
@@ -81,22 +82,7 @@ export function markdown(
     '',
     `Ratios (throughput): d/c = ${ratios['d/c'] ?? 'n/a'}, d/b = ${ratios['d/b'] ?? 'n/a'}, e/d = ${ratios['e/d'] ?? 'n/a'}; d/c-http = ${ratios['d/c-http'] ?? 'n/a'}.`,
   );
-  if (open.length === 2) {
-    const [a, d] = open as [OpenLoopResult, OpenLoopResult];
-    const row = (id: string, r: OpenLoopResult): string =>
-      `| ${id} | ${r.achieved_rps} | ${r.p50_ms} | ${r.p90_ms} | ${r.p99_ms} | ${r.p999_ms} | ${r.non2xx} / ${r.errors} |`;
-    lines.push(
-      '',
-      `Open loop at ${a.target_rps} req/s (50% of (d)'s peak), ${method.open_loop_s} s, latency from scheduled start:`,
-      '',
-      '| target | achieved req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | non-2xx / errors |',
-      '|---|---:|---:|---:|---:|---:|---:|',
-      row('(a) upstream direct', a),
-      row('(d) gateway', d),
-      '',
-      `p99 added by the gateway over (a): ${ms(d.p99_ms - a.p99_ms)} ms (p50: ${ms(d.p50_ms - a.p50_ms)} ms).`,
-    );
-  }
+  if (open) lines.push(...openLoopMarkdown(open));
   if (notes.length) lines.push('', ...notes.map((n) => `- ${n}`));
   return lines.join('\n');
 }
