@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { RESERVE_SCRIPT } from '../../src/metering/meter-lua';
 import { RedisMeterStore } from '../../src/metering/redis-meter-store';
 import { computeWindows } from '../../src/metering/windows';
 import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
@@ -103,6 +104,44 @@ describe('RedisMeterStore specifics', () => {
     await s.recordAndCount('acc_rt', 'legal', windows.dayKey, ['a', 'b'], [windows.dayKey]);
     expect(count()).toBe(4);
     spies.forEach((sp) => sp.mockRestore());
+  });
+
+  it('takes a document id with commas and spaces as one value, apart from the numbers', async () => {
+    const s = store();
+    const docId = 'doc,with, commas 1';
+    const input = {
+      accountId: 'acc_doc',
+      requestId: 'rq2',
+      cost: 1,
+      limits: { perSecond: 10, perMinute: 10, daily: 10, monthly: 10 },
+      windows,
+      creditsAllowed: false,
+      fullText: { docId, cap: 1 },
+    };
+    expect((await s.reserve(input)).fullTextAdded).toBe(true);
+    expect(await redis.smembers(`${RUN}{acc_doc}:ft:${windows.dayKey}`)).toEqual([docId]);
+    // The same document again is not a new one, even at the cap.
+    const again = await s.reserve({ ...input, requestId: 'rq3' });
+    expect(again.ok).toBe(true);
+    expect(again.fullTextAdded).toBe(false);
+  });
+
+  it('the reserve script refuses a number list of the wrong length and changes nothing', async () => {
+    const key = `${RUN}{acc_bad}:s:1`;
+    const keys = [
+      key,
+      `${RUN}{acc_bad}:m:1`,
+      `${RUN}{acc_bad}:d:x`,
+      `${RUN}{acc_bad}:mo:x`,
+      `${RUN}{acc_bad}:ft:x`,
+    ];
+    await expect(RESERVE_SCRIPT.run(redis, keys, ['1,10,10,10,10,0,0,0,3,120,86400', ''])).rejects.toThrow(
+      /reserve wants 12 finite numbers/,
+    );
+    await expect(
+      RESERVE_SCRIPT.run(redis, keys, ['1,Infinity,10,10,10,0,0,0,3,120,86400,90', '']),
+    ).rejects.toThrow(/reserve wants 12 finite numbers/);
+    expect(await redis.exists(key)).toBe(0);
   });
 
   it('refuses a prefix that would move the hash tag', () => {
