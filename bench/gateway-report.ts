@@ -50,7 +50,6 @@ export function writeResults(name: string, data: unknown): string {
   return file;
 }
 
-
 export function markdown(
   m: Machine,
   method: Method,
