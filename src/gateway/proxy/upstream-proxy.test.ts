@@ -120,6 +120,24 @@ describe('upstream proxy: failures', () => {
     expect(Date.now() - t0).toBeLessThan(700); // the slow answer takes 1 s: it was not waited for
   });
 
+  test('requests abandoned while waiting for a connection are never sent and open no connection', async () => {
+    let connections = 0;
+    const onConnection = (): void => void connections++;
+    server.on('connection', onConnection);
+    const before = seen.length;
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 100, pool_size: 1 });
+    const burst = Array.from({ length: 10 }, () => proxy.forward({ ...request, path: '/slow' }));
+    const outcomes = await Promise.allSettled(burst);
+    const reply = await proxy.forward({ ...request, path: '/x' });
+    proxy.close();
+    server.off('connection', onConnection);
+    expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
+    expect(reply.status).toBe(200);
+    // One connection for the request that was sent, one after its abort for the next caller.
+    expect(connections).toBeLessThanOrEqual(2);
+    expect(seen.slice(before).filter((s) => s.url === '/slow')).toHaveLength(1);
+  });
+
   test('a header value the client refuses to send is an error at once, not a wait for the deadline', async () => {
     const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 5_000, pool_size: 4 });
     const t0 = Date.now();

@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { UpstreamConfig } from '../../config/upstreams-schema';
 import { runNow } from '../../util/end-of-turn';
 import type { Defer } from '../../util/end-of-turn';
+import { createAdmission } from './admission';
 
 export interface UpstreamReply {
   status: number;
@@ -71,34 +72,48 @@ export function createUpstreamProxy(name: string, cfg: UpstreamConfig, defer: De
   // One request per connection at a time (no pipelining): a slow answer never holds up another.
   const pool = new Pool(target.origin, { connections: cfg.pool_size, pipelining: 1 });
   const basePath = target.pathname.replace(/\/+$/, '');
+  const admission = createAdmission(cfg.pool_size);
+  // A queued request is sent only with a tenth of its deadline (at least 5 ms) still ahead of it.
+  const minBudgetMs = Math.max(5, cfg.timeout_ms / 10);
   return {
     name,
     forward(fr) {
       return new Promise<UpstreamReply>((resolve, reject) => {
         let done = false;
+        let started = false;
         let controller: Dispatcher.DispatchController | undefined;
+        const over = (): void => {
+          done = true;
+          clearTimeout(timer);
+          if (started) admission.release();
+        };
         const settle: Settle = {
           isDone: () => done,
           resolve(reply) {
             if (done) return;
-            done = true;
-            clearTimeout(timer);
+            over();
             resolve(reply);
           },
           fail(err) {
             if (done) return;
-            done = true;
-            clearTimeout(timer);
+            over();
             if (controller && !controller.aborted) controller.abort(err);
             reject(err);
           },
         };
+        const deadline = performance.now() + cfg.timeout_ms;
         const timer = setTimeout(
           () => settle.fail(new Error(`upstream timeout after ${cfg.timeout_ms} ms`)),
           cfg.timeout_ms,
         );
-        defer(() => {
-          if (done) return;
+        const start = (): boolean => {
+          if (done) return false;
+          // Too little of the deadline left to be answered: fail now rather than send and abort.
+          if (deadline - performance.now() < minBudgetMs) {
+            settle.fail(new Error(`upstream timeout after ${cfg.timeout_ms} ms (waited for a connection)`));
+            return false;
+          }
+          started = true;
           const options: Dispatcher.DispatchOptions = {
             method: 'GET',
             path: basePath + fr.path,
@@ -125,7 +140,9 @@ export function createUpstreamProxy(name: string, cfg: UpstreamConfig, defer: De
           } catch (err) {
             settle.fail(err as Error);
           }
-        });
+          return true;
+        };
+        defer(() => admission.admit(start));
       });
     },
     close() {

@@ -1,0 +1,56 @@
+import { createAdmission } from './admission';
+
+const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+describe('admission', () => {
+  test('it starts requests at once while slots are free, then in order as they are released', async () => {
+    const a = createAdmission(2);
+    const started: number[] = [];
+    for (let i = 1; i <= 4; i++) a.admit(() => (started.push(i), true));
+    expect(started).toEqual([1, 2]);
+    a.release();
+    await nextTurn();
+    expect(started).toEqual([1, 2, 3]);
+    a.release();
+    a.release();
+    await nextTurn();
+    expect(started).toEqual([1, 2, 3, 4]);
+  });
+
+  test('a request given up while waiting is dropped and its slot goes to the next one', async () => {
+    const a = createAdmission(1);
+    const started: string[] = [];
+    a.admit(() => (started.push('first'), true));
+    a.admit(() => false); // its caller gave up: nothing sent
+    a.admit(() => (started.push('third'), true));
+    a.release();
+    await nextTurn();
+    expect(started).toEqual(['first', 'third']);
+  });
+
+  test('the queue is drained after the turn, so requests abandoned in the same tick are skipped', async () => {
+    const a = createAdmission(1);
+    let abandoned = false;
+    const sent: string[] = [];
+    a.admit(() => (sent.push('running'), true));
+    a.admit(() => (abandoned ? false : (sent.push('late'), true)));
+    a.release(); // the running request times out ...
+    abandoned = true; // ... and so does the waiting one, in the same tick
+    await nextTurn();
+    expect(sent).toEqual(['running']);
+  });
+
+  test('a new request waits behind queued ones even when a slot is free', async () => {
+    const a = createAdmission(1);
+    const order: number[] = [];
+    a.admit(() => (order.push(1), true));
+    a.admit(() => (order.push(2), true));
+    a.release();
+    a.admit(() => (order.push(3), true)); // a slot is free, but 2 was first
+    await nextTurn();
+    expect(order).toEqual([1, 2]);
+    a.release();
+    await nextTurn();
+    expect(order).toEqual([1, 2, 3]);
+  });
+});

@@ -1,0 +1,59 @@
+/** Sends a request now; false when its caller already gave up, so nothing was sent. */
+export type Start = () => boolean;
+
+export interface Admission {
+  /** Starts the request at once while a connection is free, else when one frees up (in order). */
+  admit(start: Start): void;
+  /** A started request is over: answered, failed or abandoned at its deadline. */
+  release(): void;
+}
+
+/**
+ * Why the gateway queues requests itself instead of leaving it to the pool: a request that waits
+ * in undici's queue past its deadline can only be aborted once it reaches a connection, and that
+ * abort destroys the connection. After a burst against a slow upstream, every abandoned request
+ * would open a connection (a TLS handshake on https) only to close it, and the live ones would
+ * wait behind them. Here an abandoned request is dropped from the queue without being sent. The
+ * queue is drained after the current timers and I/O callbacks (setImmediate), so that requests
+ * whose deadlines fall in the same tick are already marked abandoned when it is.
+ */
+export function createAdmission(slots: number): Admission {
+  let inFlight = 0;
+  let waiting: Start[] = [];
+  let head = 0;
+  let scheduled = false;
+  const drain = (): void => {
+    scheduled = false;
+    while (inFlight < slots && head < waiting.length) {
+      const start = waiting[head]!;
+      waiting[head++] = undefined as unknown as Start; // let the closure go
+      if (start()) inFlight++;
+    }
+    if (head === waiting.length) {
+      waiting = [];
+      head = 0;
+    } else if (head > 1024 && head * 2 > waiting.length) {
+      waiting = waiting.slice(head);
+      head = 0;
+    }
+  };
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(drain);
+  };
+  return {
+    admit(start) {
+      if (inFlight < slots && head === waiting.length) {
+        if (start()) inFlight++;
+        return;
+      }
+      waiting.push(start);
+      if (inFlight < slots) schedule();
+    },
+    release() {
+      inFlight--;
+      if (head < waiting.length) schedule();
+    },
+  };
+}
