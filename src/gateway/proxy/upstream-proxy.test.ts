@@ -86,6 +86,14 @@ describe('upstream proxy: forwarding', () => {
         .sort(),
     ).toEqual([1, 2, 3].map((i) => `/legal-documents?page=${i}`));
   });
+  test('a request that arrives after close() is still answered (a reload closes old pools late)', async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 2_000, pool_size: 4 });
+    await proxy.forward({ ...request, path: '/x' });
+    proxy.close();
+    const reply = await proxy.forward({ ...request, path: '/x' });
+    proxy.close();
+    expect(reply.status).toBe(200);
+  });
 });
 
 describe('upstream proxy: failures', () => {

@@ -70,7 +70,12 @@ function replyHandler(
 export function createUpstreamProxy(name: string, cfg: UpstreamConfig, defer: Defer = runNow): UpstreamProxy {
   const target = new URL(cfg.url);
   // One request per connection at a time (no pipelining): a slow answer never holds up another.
-  const pool = new Pool(target.origin, { connections: cfg.pool_size, pipelining: 1 });
+  const newPool = (): Pool => new Pool(target.origin, { connections: cfg.pool_size, pipelining: 1 });
+  let pool = newPool();
+  // A request that reaches the proxy after close() (a reload closes the old pools after a grace
+  // period) gets a fresh pool, as node's Agent would have served it; its idle sockets close on
+  // their own after undici's keep-alive timeout.
+  const openPool = (): Pool => (pool.closed || pool.destroyed ? (pool = newPool()) : pool);
   const basePath = target.pathname.replace(/\/+$/, '');
   const admission = createAdmission(cfg.pool_size);
   // A queued request is sent only with a tenth of its deadline (at least 5 ms) still ahead of it.
@@ -133,7 +138,7 @@ export function createUpstreamProxy(name: string, cfg: UpstreamConfig, defer: De
             bodyTimeout: 0,
           };
           try {
-            pool.dispatch(
+            openPool().dispatch(
               options,
               replyHandler(settle, (c) => (controller = c)),
             );
