@@ -28,6 +28,11 @@ export function machine(): Machine {
   };
 }
 
+/** The element whose key is the median, the lower middle of an even count: a real one, not an average. */
+export function middleBy<T>(xs: readonly T[], key: (x: T) => number): T | undefined {
+  return [...xs].sort((a, b) => key(a) - key(b))[Math.floor((xs.length - 1) / 2)];
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export function freePort(host = '127.0.0.1'): Promise<number> {

@@ -1,6 +1,7 @@
 // Results of the gateway bench: the JSON under bench/results/ and the markdown table printed at the end.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { middleBy } from './bench-lib';
 import type { LoadResult, Machine } from './bench-lib';
 import { openLoopMarkdown } from './open-loop-rounds';
 import type { OpenLoopComparison } from './open-loop-rounds';
@@ -34,12 +35,12 @@ export const ratio = (x: number | undefined, y: number | undefined): number | nu
 
 /** The middle value (the lower middle of an even count). */
 export function median(xs: readonly number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+  return middleBy(xs, (x) => x) ?? 0;
 }
 
 /** The measured run whose throughput is the median of its rounds: a real run, not an average. */
 export function medianRun(runs: readonly Measured[]): Measured | undefined {
-  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)];
+  return middleBy(runs, (r) => r.rps);
 }
 
 export function writeResults(name: string, data: unknown): string {

@@ -2,7 +2,7 @@
 // One 10 s window on a shared 2-vCPU machine can hold a stall of the machine itself (the direct
 // path's own p99 moves between 2 and 7 ms from one window to the next), so, as for d/c, each round
 // pairs (a) with the (d) right after it and the median round is the figure; every round is kept.
-import { openLoop } from './bench-lib';
+import { middleBy, openLoop } from './bench-lib';
 import type { LoadTarget, OpenLoopResult } from './bench-lib';
 
 export interface OpenRound {
@@ -40,8 +40,7 @@ export async function openLoopRounds(
     console.log(`p99 ${d.p99_ms} ms, added ${added} ms`);
     rounds.push({ a, d, p99_added_ms: added });
   }
-  const sorted = [...rounds].sort((x, y) => x.p99_added_ms - y.p99_added_ms);
-  return { rate, seconds, rounds, median: sorted[Math.floor((sorted.length - 1) / 2)]! };
+  return { rate, seconds, rounds, median: middleBy(rounds, (r) => r.p99_added_ms)! };
 }
 
 export function openLoopMarkdown(o: OpenLoopComparison): string[] {
