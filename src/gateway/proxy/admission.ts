@@ -19,15 +19,16 @@ export interface Admission {
  */
 export function createAdmission(slots: number): Admission {
   let inFlight = 0;
-  let waiting: Start[] = [];
+  // Started or dropped entries are cleared so their closures can go; the array is cut back now and then.
+  let waiting: (Start | undefined)[] = [];
   let head = 0;
   let scheduled = false;
   const drain = (): void => {
     scheduled = false;
     while (inFlight < slots && head < waiting.length) {
-      const start = waiting[head]!;
-      waiting[head++] = undefined as unknown as Start; // let the closure go
-      if (start()) inFlight++;
+      const start = waiting[head];
+      waiting[head++] = undefined;
+      if (start?.()) inFlight++;
     }
     if (head === waiting.length) {
       waiting = [];
