@@ -4,7 +4,7 @@ import type { RuntimeConfig } from '../config/compile-config';
 import { ApiError } from '../errors/api-error';
 import { errorBody, toApiError } from '../errors/render-error';
 import { createEndOfTurn } from '../util/end-of-turn';
-import { accessLogger } from '../util/logger';
+import { accessLog } from '../util/logger';
 import { createUtf8Encoder } from '../util/utf8-slab';
 import type { RequestContext } from './context';
 import type { GatewayDeps } from './deps';
@@ -27,7 +27,7 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
   const policies = buildPolicies(config, deps);
   // One queue for the writes of a turn: responses to callers and requests to upstreams.
   const defer = createEndOfTurn((err) => deps.logger.error({ err }, 'unexpected error in a deferred write'));
-  const io: ResponseIo = { access: accessLogger(deps.logger), defer, utf8: createUtf8Encoder() };
+  const io: ResponseIo = { access: accessLog(deps.logger), defer, utf8: createUtf8Encoder() };
   const done = (ctx: RequestContext, out: Outcome): Promise<void> => finish(ctx, config, deps, out, io);
   const proxies = new Map<string, UpstreamProxy>();
   for (const [name, up] of config.upstreams) proxies.set(name, createUpstreamProxy(name, up, defer));

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { Logger } from 'pino';
+import { decimal } from './decimal';
 
 export type { Logger };
 
@@ -29,18 +30,50 @@ const REDACT = [
  */
 export function createLogger(level = 'info', destination?: pino.DestinationStream): Logger {
   return pino(
-    { level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined },
+    {
+      level,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      base: undefined,
+      // pino's epochTime, without the number-to-string cache (see decimal.ts).
+      timestamp: () => `,"time":${decimal(Date.now())}`,
+    },
     destination ?? pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 100 }),
   );
 }
 
+/** The per-request access line's fields, in the order they are written. */
+export interface AccessFields {
+  req_id: string;
+  account_id: string | undefined;
+  plan: string | undefined;
+  dataset: string;
+  status: number;
+  code: string;
+  duration_ms: number;
+  upstream_ms: number | undefined;
+  ip: string;
+}
+
+export type AccessLog = (fields: AccessFields) => void;
+
 /**
- * The logger of the per-request access line. Its fields are fixed (ids, plan, dataset, status,
- * timings, address) and never hold a secret, so it skips the redaction pass, which costs more than
- * the rest of the line.
+ * Writes the access line to the logger's own destination, as the logger would write
+ * `info(fields, 'request')`: {"level":30,"time":…,<bindings>,<fields>,"msg":"request"}, fields
+ * left undefined left out. The fields are fixed and never hold a secret, so the line skips the
+ * redaction pass, and one JSON.stringify of the fields replaces pino's loop over them (its
+ * per-value escaping test, and numbers joined with '+', which fill V8's number-to-string cache: see
+ * decimal.ts). The level is checked on every line, so a level changed at run time applies.
  */
-export function accessLogger(logger: Logger): Logger {
-  return logger.child({}, { redact: { paths: [] } });
+export function accessLog(logger: Logger): AccessLog {
+  const stream = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym]!;
+  const bound = JSON.stringify(logger.bindings());
+  const head = `{"level":${logger.levels.values.info},"time":`;
+  const tail = bound === '{}' ? ',' : `,${bound.slice(1, -1)},`;
+  return (fields) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const json = JSON.stringify(fields);
+    stream.write(`${head}${decimal(Date.now())}${tail}${json.slice(1, -1)},"msg":"request"}\n`);
+  };
 }
 
 /** A logger that writes nothing, for tests and tools. */

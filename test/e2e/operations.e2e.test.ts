@@ -89,6 +89,7 @@ describe('metrics and logs', () => {
       plan: 'pro',
       account_id: expect.stringMatching(/^acc_/),
     });
+    expect(typeof entry.time).toBe('number');
     expect(typeof entry.duration_ms).toBe('number');
     expect(typeof entry.upstream_ms).toBe('number');
     expect(p.output()).not.toContain(key);

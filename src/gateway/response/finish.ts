@@ -1,8 +1,9 @@
 import type { RuntimeConfig } from '../../config/compile-config';
 import type { ApiError } from '../../errors/api-error';
 import { computeWindows } from '../../metering/windows';
+import { decimal } from '../../util/decimal';
 import type { Defer } from '../../util/end-of-turn';
-import type { Logger } from '../../util/logger';
+import type { AccessLog } from '../../util/logger';
 import type { Utf8Encoder } from '../../util/utf8-slab';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
@@ -21,7 +22,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Where the response phase writes: the access log, and the end-of-turn queue for the socket write. */
 export interface ResponseIo {
-  access: Logger;
+  access: AccessLog;
   defer: Defer;
   /** Bodies are encoded once, into bytes whose length is the Content-Length. */
   utf8: Utf8Encoder;
@@ -47,7 +48,7 @@ export async function finish(
   const pending = responseHeaders(ctx, config, deps, out);
   const headers = Array.isArray(pending) ? pending : await pending;
   const payload = io.utf8.encode(JSON.stringify(out.body));
-  headers.push('Content-Type', JSON_TYPE, 'Content-Length', String(payload.length));
+  headers.push('Content-Type', JSON_TYPE, 'Content-Length', decimal(payload.length));
   const body = ctx.req.method === 'HEAD' ? undefined : payload;
   io.defer(() => {
     if (!res.destroyed) {
@@ -98,27 +99,24 @@ function errorHeaders(headers: string[], out: Outcome): string[] {
   return headers;
 }
 
-function observe(ctx: RequestContext, deps: GatewayDeps, out: Outcome, access: Logger): void {
+function observe(ctx: RequestContext, deps: GatewayDeps, out: Outcome, access: AccessLog): void {
   const dataset = ctx.route?.label ?? 'unknown';
   const plan = ctx.principal?.plan.name ?? 'none';
   const code = out.error?.code ?? 'ok';
   const seconds = (performance.now() - ctx.startedAt) / 1000;
   deps.metrics.requests.inc({ dataset, status: String(out.status), code, plan });
   deps.metrics.requestDuration.observe({ dataset }, seconds);
-  access.info(
-    {
-      req_id: ctx.requestId,
-      account_id: ctx.principal?.account.id,
-      plan: ctx.principal?.plan.name,
-      dataset,
-      status: out.status,
-      code,
-      duration_ms: Math.round(seconds * 10_000) / 10,
-      upstream_ms: ctx.upstreamMs,
-      ip: ctx.clientIp,
-    },
-    'request',
-  );
+  access({
+    req_id: ctx.requestId,
+    account_id: ctx.principal?.account.id,
+    plan: ctx.principal?.plan.name,
+    dataset,
+    status: out.status,
+    code,
+    duration_ms: Math.round(seconds * 10_000) / 10,
+    upstream_ms: ctx.upstreamMs,
+    ip: ctx.clientIp,
+  });
   if (out.ids && out.ids.length > 0 && ctx.principal && ctx.route?.dataset?.bulkWatch && deps.onIdsReturned) {
     deps.onIdsReturned(ctx.principal.account.id, ctx.route.dataset.path, out.ids, ctx.principal.plan.name);
   }

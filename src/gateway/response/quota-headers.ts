@@ -1,6 +1,7 @@
 import type { CompiledPlan } from '../../config/compile-config';
 import type { Usage } from '../../metering/meter-store';
 import type { Windows } from '../../metering/windows';
+import { decimal } from '../../util/decimal';
 
 const MONTH_WINDOW_S = 31 * 86_400;
 
@@ -22,17 +23,18 @@ function policyOf(plan: CompiledPlan): string {
  * "month" policy.
  */
 export function appendQuotaHeaders(out: string[], plan: CompiledPlan, usage: Usage, w: Windows): void {
-  const monthLeft = Math.max(0, plan.monthly_calls - usage.monthly);
-  const minuteLeft = Math.max(0, plan.per_minute - usage.minute);
+  // Both change with every response: written without the number-to-string cache (see decimal.ts).
+  const monthLeft = decimal(Math.max(0, plan.monthly_calls - usage.monthly));
+  const minuteLeft = decimal(Math.max(0, plan.per_minute - usage.minute));
   out.push(
     'X-Quota-Limit',
     String(plan.monthly_calls),
     'X-Quota-Remaining',
-    String(monthLeft),
+    monthLeft,
     'X-RateLimit-Limit',
     String(plan.per_minute),
     'X-RateLimit-Remaining',
-    String(minuteLeft),
+    minuteLeft,
     'RateLimit-Policy',
     policyOf(plan),
     'RateLimit',

@@ -1,0 +1,73 @@
+import { Writable } from 'node:stream';
+import { accessLog, createLogger } from './logger';
+import type { AccessFields } from './logger';
+
+function capture(): { stream: Writable; lines: () => string[] } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      text += chunk.toString('utf8');
+      cb();
+    },
+  });
+  return { stream, lines: () => text.split('\n').filter(Boolean) };
+}
+
+const fields: AccessFields = {
+  req_id: 'r-1',
+  account_id: 'acc_1',
+  plan: 'pro',
+  dataset: 'legal-documents',
+  status: 200,
+  code: 'ok',
+  duration_ms: 12.3,
+  upstream_ms: 9.5,
+  ip: '203.0.113.9',
+};
+
+describe('the access line', () => {
+  it('reads as the logger’s own info line for the same fields, key for key and in order', () => {
+    const out = capture();
+    const logger = createLogger('info', out.stream);
+    logger.info({ ...fields }, 'request');
+    accessLog(logger)(fields);
+    const [own, access] = out.lines().map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(typeof access!.time).toBe('number');
+    expect(Object.keys(access!)).toEqual(Object.keys(own!));
+    expect({ ...access, time: 0 }).toEqual({ ...own, time: 0 });
+  });
+
+  it('leaves out fields that are undefined, as pino does', () => {
+    const out = capture();
+    accessLog(createLogger('info', out.stream))({ ...fields, account_id: undefined, upstream_ms: undefined });
+    const line = JSON.parse(out.lines()[0]!) as Record<string, unknown>;
+    expect(line).not.toHaveProperty('account_id');
+    expect(line).not.toHaveProperty('upstream_ms');
+    expect(line.msg).toBe('request');
+  });
+
+  it('carries a child logger’s bindings', () => {
+    const out = capture();
+    const logger = createLogger('info', out.stream).child({ component: 'gateway' });
+    accessLog(logger)(fields);
+    expect(JSON.parse(out.lines()[0]!)).toMatchObject({ component: 'gateway', req_id: 'r-1' });
+  });
+
+  it('writes nothing while the level is above info, and follows a level changed at run time', () => {
+    const out = capture();
+    const logger = createLogger('warn', out.stream);
+    const log = accessLog(logger);
+    log(fields);
+    expect(out.lines()).toHaveLength(0);
+    logger.level = 'info';
+    log(fields);
+    expect(out.lines()).toHaveLength(1);
+  });
+
+  it('escapes what a caller sent, so one request stays one line', () => {
+    const out = capture();
+    accessLog(createLogger('info', out.stream))({ ...fields, req_id: 'a"b\nc' });
+    expect(out.lines()).toHaveLength(1);
+    expect((JSON.parse(out.lines()[0]!) as { req_id: string }).req_id).toBe('a"b\nc');
+  });
+});
