@@ -15,6 +15,8 @@
 //        --keep-log (keep the gateway's log of (d) and print its path)
 //        --fixed-rate=N (also (c) and (d) under an open loop at N req/s: CPU per request at equal load)
 //        --soak[=300] (one gateway under closed-loop load for N s: RSS and heap over time; nothing else)
+//        --ab=<revision> (the gateway built from <revision> against the working tree's, alternating
+//        rounds; --rounds, --duration, --warmup apply; nothing else)
 // Results: bench/results/gateway-<date>.json and gateway-latest.json (soak: gateway-soak-*.json).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -44,6 +46,7 @@ import {
 } from './gateway-setup';
 import type { Gateway, Server } from './gateway-setup';
 import { soak } from './gateway-soak';
+import { ab } from './gateway-ab';
 import { summarizeProfile } from './profile-summary';
 import type { ProfileRow } from './profile-summary';
 
@@ -71,6 +74,7 @@ const ONLY = new Set((flag('only') ?? 'a,b,c-http,c,d,e').split(','));
 const LOG_LEVEL = flag('log-level') ?? 'info';
 const CPU_PROF = flag('cpu-prof') !== undefined;
 const SOAK = flag('soak');
+const AB = flag('ab');
 /** Also measure (c) and (d) at this fixed offered rate (open loop): CPU per request at equal load. */
 const FIXED_RATE = num('fixed-rate', 0);
 /** Keep (d)'s log file (one JSON line per request, with duration_ms and upstream_ms) and print its path. */
@@ -209,6 +213,21 @@ async function main(): Promise<void> {
       REDIS_URL,
       ADMIN_JWT_SECRET: secret,
     };
+    if (AB) {
+      return await ab({
+        env,
+        secret,
+        base: AB,
+        rounds: ROUNDS,
+        seconds: DURATION,
+        warmup: WARMUP,
+        connections: CONNECTIONS,
+        logLevel: LOG_LEVEL,
+        path: PATH,
+        cpus: serverCpus,
+        note,
+      });
+    }
     if (SOAK !== undefined) {
       const seconds = Number(SOAK || 300);
       return await soak({

@@ -95,6 +95,8 @@ export interface GatewayOptions {
   cpus?: string;
   /** --cpu-prof into this directory. */
   profDir?: string;
+  /** The build to run (default: var/bench-dist, the working tree's). */
+  dist?: string;
 }
 
 /** The product as it runs in production: node on the dist build, nothing else in between. */
@@ -106,7 +108,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const fd = openSync(logFile, 'a');
   const args = [
     ...(opts.profDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`] : []),
-    join(DIST, 'main.js'),
+    join(opts.dist ?? DIST, 'main.js'),
   ];
   const child = spawnChild(...onCpus(opts.cpus, process.execPath, args), {
     cwd: ROOT,
@@ -130,20 +132,26 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   return { ...child, port, adminPort, logFile };
 }
 
-export function build(rebuild: boolean, note: (s: string) => void): string {
-  if (!rebuild && existsSync(join(DIST, 'main.js'))) return 'dist (not rebuilt)';
+/** Builds the tree at `src` (default: this one) into `outDir` with tsc. */
+export function build(rebuild: boolean, note: (s: string) => void, src = ROOT, outDir = DIST): string {
+  if (!rebuild && existsSync(join(outDir, 'main.js'))) return 'dist (not rebuilt)';
+  const tree = src === ROOT ? 'the working tree' : src;
   try {
-    execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '--outDir', DIST], {
-      cwd: ROOT,
-      stdio: 'pipe',
-    });
-    return 'dist build of the working tree';
+    execFileSync(
+      join(ROOT, 'node_modules', '.bin', 'tsc'),
+      ['-p', 'tsconfig.build.json', '--outDir', outDir],
+      {
+        cwd: src,
+        stdio: 'pipe',
+      },
+    );
+    return `dist build of ${tree}`;
   } catch (err) {
     // tsc emits even with type errors; a half-edited tree still runs if main.js came out.
-    if (!existsSync(join(DIST, 'main.js'))) throw err;
+    if (!existsSync(join(outDir, 'main.js'))) throw err;
     const out = (err as { stdout?: Buffer }).stdout?.toString().split('\n').slice(0, 3).join(' | ') ?? '';
-    note(`tsc reported errors while building the working tree (emitted anyway): ${out}`);
-    return 'dist build of the working tree (with type errors)';
+    note(`tsc reported errors while building ${tree} (emitted anyway): ${out}`);
+    return `dist build of ${tree} (with type errors)`;
   }
 }
 

@@ -1,0 +1,114 @@
+// npm run bench -- --ab=<git revision>: the gateway built from that revision (A) and from the
+// working tree (B), both running on the server CPU, measured in alternating closed-loop rounds
+// A, B, A, B, ...: throughput and CPU per request of each round, and B/A per round. For changes
+// worth a few microseconds per request, which the drift of a shared machine between two runs hides.
+import { execFileSync } from 'node:child_process';
+import { rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { closedLoop, cpuSeconds, machine, middleBy } from './bench-lib';
+import type { LoadTarget } from './bench-lib';
+import { writeResults } from './gateway-report';
+import { ROOT, benchKey, build, startGateway } from './gateway-setup';
+import type { Gateway } from './gateway-setup';
+
+export interface AbOptions {
+  env: Record<string, string>;
+  secret: string;
+  /** The revision A is built from (anything `git worktree add` takes). */
+  base: string;
+  rounds: number;
+  seconds: number;
+  warmup: number;
+  connections: number;
+  logLevel: string;
+  path: string;
+  cpus?: string;
+  note: (s: string) => void;
+}
+
+interface AbRound {
+  rps: number;
+  cpu_us_per_req: number;
+}
+
+/** The base revision's dist build, from a temporary worktree (node_modules shared with this one). */
+function buildBase(base: string, note: (s: string) => void): string {
+  const dir = join(ROOT, 'var', 'bench-ab');
+  const src = join(dir, 'src');
+  const out = join(dir, 'dist');
+  rmSync(dir, { recursive: true, force: true });
+  execFileSync('git', ['worktree', 'add', '--detach', src, base], { cwd: ROOT, stdio: 'pipe' });
+  try {
+    symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'));
+    build(true, note, src, out);
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', src], { cwd: ROOT, stdio: 'pipe' });
+  }
+  return out;
+}
+
+async function round(gw: Gateway, t: LoadTarget, o: AbOptions): Promise<AbRound> {
+  const before = cpuSeconds([gw.pid]);
+  const r = await closedLoop(t, o.connections, o.seconds);
+  const cpu = cpuSeconds([gw.pid]) - before;
+  if (r.non2xx || r.errors) throw new Error(`non-2xx ${r.non2xx}, errors ${r.errors}`);
+  return { rps: r.rps, cpu_us_per_req: Math.round((cpu / Math.max(1, r.requests)) * 1e6) };
+}
+
+export async function ab(o: AbOptions): Promise<void> {
+  const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
+  console.log(`A: ${o.base} (${rev}); B: the working tree`);
+  const baseDist = buildBase(o.base, o.note);
+  // One after the other: both run the migrations on the same schema.
+  const a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, dist: baseDist });
+  let b: Gateway | undefined;
+  try {
+    b = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus });
+    const headers = { 'x-api-key': await benchKey(b, o.secret) };
+    const ta: LoadTarget = { url: `http://127.0.0.1:${a.port}${o.path}`, headers };
+    const tb: LoadTarget = { url: `http://127.0.0.1:${b.port}${o.path}`, headers };
+    await closedLoop(ta, o.connections, o.warmup);
+    await closedLoop(tb, o.connections, o.warmup);
+    const rounds: { a: AbRound; b: AbRound; rps: number; cpu: number }[] = [];
+    for (let i = 0; i < o.rounds; i++) {
+      const ra = await round(a, ta, o);
+      const rb = await round(b, tb, o);
+      const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+      rounds.push({ a: ra, b: rb, rps: r3(rb.rps / ra.rps), cpu: r3(rb.cpu_us_per_req / ra.cpu_us_per_req) });
+      console.log(
+        `round ${i + 1}/${o.rounds}: A ${ra.rps} req/s ${ra.cpu_us_per_req} µs/req; ` +
+          `B ${rb.rps} req/s ${rb.cpu_us_per_req} µs/req; B/A throughput ${rounds[i]!.rps}, CPU ${rounds[i]!.cpu}`,
+      );
+    }
+    const med = {
+      rps: middleBy(rounds, (r) => r.rps)!.rps,
+      cpu: middleBy(rounds, (r) => r.cpu)!.cpu,
+      a_cpu_us: middleBy(rounds, (r) => r.a.cpu_us_per_req)!.a.cpu_us_per_req,
+      b_cpu_us: middleBy(rounds, (r) => r.b.cpu_us_per_req)!.b.cpu_us_per_req,
+    };
+    console.log(
+      `\nmedians: A ${med.a_cpu_us} µs/req, B ${med.b_cpu_us} µs/req; B/A throughput ${med.rps}, CPU per request ${med.cpu}`,
+    );
+    const file = writeResults('gateway-ab', {
+      date: new Date().toISOString(),
+      machine: machine(),
+      a: { revision: o.base, commit: rev },
+      b: 'working tree',
+      method: {
+        path: o.path,
+        connections: o.connections,
+        seconds: o.seconds,
+        warmup_s: o.warmup,
+        cpus: o.cpus,
+      },
+      rounds,
+      medians: med,
+    });
+    console.log(`written: ${file}`);
+  } finally {
+    await b?.stop();
+    await a.stop();
+    rmSync(join(ROOT, 'var', 'bench-ab'), { recursive: true, force: true });
+    for (const g of [a, b]) if (g) rmSync(g.logFile, { force: true });
+  }
+}
