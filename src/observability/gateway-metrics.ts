@@ -1,18 +1,20 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { HotCounter, HotHistogram } from './hot-metrics';
 
 /** The gateway's Prometheus metrics, in its own registry (never the global one). */
 export interface GatewayMetrics {
   registry: Registry;
-  requests: Counter<'dataset' | 'status' | 'code' | 'plan'>;
-  requestDuration: Histogram<'dataset'>;
-  upstreamDuration: Histogram<'upstream'>;
+  // Updated on every request: see hot-metrics.ts.
+  requests: HotCounter<'dataset' | 'status' | 'code' | 'plan'>;
+  requestDuration: HotHistogram<'dataset'>;
+  upstreamDuration: HotHistogram<'upstream'>;
   upstreamUp: Gauge<'upstream'>;
-  quotaReservations: Counter<'result'>;
+  quotaReservations: HotCounter<'result'>;
   quotaRefunds: Counter<'reason'>;
   quotaRejections: Counter<'reason'>;
   storeFallbackActive: Gauge;
   configReloads: Counter<'result'>;
-  keyCacheLookups: Counter<'result'>;
+  keyCacheLookups: HotCounter<'result'>;
   bulkLocks: Counter<'dataset'>;
 }
 
@@ -24,20 +26,20 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
   const r = { registers: [registry] };
   return {
     registry,
-    requests: new Counter({
+    requests: new HotCounter({
       name: 'lookup_http_requests_total',
       help: 'Public API responses by dataset, HTTP status, error code and plan.',
       labelNames: ['dataset', 'status', 'code', 'plan'],
       ...r,
     }),
-    requestDuration: new Histogram({
+    requestDuration: new HotHistogram({
       name: 'lookup_http_request_duration_seconds',
       help: 'Public API request duration.',
       labelNames: ['dataset'],
       buckets: LATENCY_BUCKETS,
       ...r,
     }),
-    upstreamDuration: new Histogram({
+    upstreamDuration: new HotHistogram({
       name: 'lookup_upstream_request_duration_seconds',
       help: 'Time to the upstream response.',
       labelNames: ['upstream'],
@@ -50,7 +52,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
       labelNames: ['upstream'],
       ...r,
     }),
-    quotaReservations: new Counter({
+    quotaReservations: new HotCounter({
       name: 'lookup_quota_reservations_total',
       help: 'Quota reservations by result (quota, credits, rejected).',
       labelNames: ['result'],
@@ -79,7 +81,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
       labelNames: ['result'],
       ...r,
     }),
-    keyCacheLookups: new Counter({
+    keyCacheLookups: new HotCounter({
       name: 'lookup_key_cache_lookups_total',
       help: 'API key cache lookups by result (hit, miss).',
       labelNames: ['result'],
