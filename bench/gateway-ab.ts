@@ -1,6 +1,6 @@
 // npm run bench -- --ab=<git revision>: the gateway built from that revision (A) and from the
 // working tree (B), both running on the server CPU, measured in alternating closed-loop rounds
-// A, B, A, B, ...: throughput and CPU per request of each round, and B/A per round. For changes
+// A, B, B, A, A, B, ...: throughput and CPU per request of each round, and B/A per round. For changes
 // worth a few microseconds per request, which the drift of a shared machine between two runs hides.
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
@@ -71,8 +71,16 @@ export async function ab(o: AbOptions): Promise<void> {
     await closedLoop(tb, o.connections, o.warmup);
     const rounds: { a: AbRound; b: AbRound; rps: number; cpu: number }[] = [];
     for (let i = 0; i < o.rounds; i++) {
-      const ra = await round(a, ta, o);
-      const rb = await round(b, tb, o);
+      // A, B then B, A: a machine that slows down or speeds up over a pair hits both sides alike.
+      let ra: AbRound;
+      let rb: AbRound;
+      if (i % 2 === 0) {
+        ra = await round(a, ta, o);
+        rb = await round(b, tb, o);
+      } else {
+        rb = await round(b, tb, o);
+        ra = await round(a, ta, o);
+      }
       const r3 = (x: number): number => Math.round(x * 1000) / 1000;
       rounds.push({ a: ra, b: rb, rps: r3(rb.rps / ra.rps), cpu: r3(rb.cpu_us_per_req / ra.cpu_us_per_req) });
       console.log(
