@@ -232,19 +232,25 @@ function percentile(sorted: Float64Array, p: number): number {
   return Math.round((sorted[i] ?? 0) * 1000) / 1000;
 }
 
+/** The open loop's keep-alive pool: up to 256 connections, opened as requests need them. */
+export function openLoopPool(max = 256): Agent {
+  return new Agent({ keepAlive: true, maxSockets: max, maxFreeSockets: max });
+}
+
 /**
  * Open loop: requests start on a fixed schedule (rate per second) whatever the server does, and
  * latency runs from each request's scheduled start (no coordinated omission). Keep-alive pool of
- * up to maxSockets connections; a request waiting for a free socket is waiting, and that counts.
+ * up to 256 connections (openLoopPool); a request waiting for a free socket is waiting, and that counts.
  */
 export async function openLoop(
   target: LoadTarget,
   rate: number,
   seconds: number,
-  maxSockets = 256,
+  /** Keep-alive connections to reuse (and leave open); by default a pool of 256 opened and closed here. */
+  pool?: Agent,
 ): Promise<OpenLoopResult> {
   const url = new URL(target.url);
-  const agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  const agent = pool ?? openLoopPool();
   const total = Math.floor(rate * seconds);
   const lat = new Float64Array(total);
   let completed = 0;
@@ -296,7 +302,7 @@ export async function openLoop(
   });
   await Promise.all(inflight);
   const elapsed = (performance.now() - t0) / 1000;
-  agent.destroy();
+  if (!pool) agent.destroy();
   const sorted = lat.subarray(0, completed).sort();
   return {
     target_rps: rate,

@@ -24,7 +24,7 @@ import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { closedLoop, cpuSeconds, machine, openLoop, processTree, rssBytes } from './bench-lib';
+import { closedLoop, cpuSeconds, machine, openLoop, openLoopPool, processTree, rssBytes } from './bench-lib';
 import type { LoadResult, LoadTarget } from './bench-lib';
 import { markdown, median, medianRun, ratio, writeResults } from './gateway-report';
 import { openLoopRounds } from './open-loop-rounds';
@@ -130,10 +130,12 @@ interface AtRate {
 /** CPU per request of a server under an open loop at a fixed rate: equal load, so equal batching. */
 async function cpuAtRate(id: string, pids: number[], t: LoadTarget, rate: number): Promise<AtRate> {
   process.stdout.write(`(${id}) at ${rate} req/s open loop ... `);
-  await openLoop(t, rate, 2);
+  const pool = openLoopPool();
+  await openLoop(t, rate, 2, pool);
   const tree = pids.flatMap(processTree);
   const before = cpuSeconds(tree);
-  const r = await openLoop(t, rate, OPEN_SECONDS);
+  const r = await openLoop(t, rate, OPEN_SECONDS, pool);
+  pool.destroy();
   const cpu_us_per_req = Math.round(((cpuSeconds(tree) - before) / Math.max(1, r.completed)) * 1e6);
   console.log(`${cpu_us_per_req} µs CPU/req, p99 ${r.p99_ms} ms`);
   return { id, rate, achieved_rps: r.achieved_rps, cpu_us_per_req, p99_ms: r.p99_ms };

@@ -2,7 +2,7 @@
 // One 10 s window on a shared 2-vCPU machine can hold a stall of the machine itself (the direct
 // path's own p99 moves between 2 and 7 ms from one window to the next), so, as for d/c, each round
 // pairs (a) with the (d) right after it and the median round is the figure; every round is kept.
-import { middleBy, openLoop } from './bench-lib';
+import { middleBy, openLoop, openLoopPool } from './bench-lib';
 import type { LoadTarget, OpenLoopResult } from './bench-lib';
 
 export interface OpenRound {
@@ -29,16 +29,24 @@ export async function openLoopRounds(
   count: number,
 ): Promise<OpenLoopComparison> {
   const rounds: OpenRound[] = [];
-  for (let i = 0; i < count; i++) {
-    process.stdout.write(`open loop at ${rate} req/s, round ${i + 1}/${count}: (a) ... `);
-    if (i === 0) await openLoop(direct, rate, Math.min(2, seconds));
-    const a = await openLoop(direct, rate, seconds);
-    process.stdout.write(`p99 ${a.p99_ms} ms; (d) ... `);
-    if (i === 0) await openLoop(gateway, rate, Math.min(2, seconds));
-    const d = await openLoop(gateway, rate, seconds);
-    const added = ms(d.p99_ms - a.p99_ms);
-    console.log(`p99 ${d.p99_ms} ms, added ${added} ms`);
-    rounds.push({ a, d, p99_added_ms: added });
+  // One pool per target for all rounds, its connections opened in the warm-up, as a client's pool
+  // would be: a round measures requests, not connection set-up at its start.
+  const pools = { a: openLoopPool(), d: openLoopPool() };
+  try {
+    for (let i = 0; i < count; i++) {
+      process.stdout.write(`open loop at ${rate} req/s, round ${i + 1}/${count}: (a) ... `);
+      if (i === 0) await openLoop(direct, rate, Math.min(2, seconds), pools.a);
+      const a = await openLoop(direct, rate, seconds, pools.a);
+      process.stdout.write(`p99 ${a.p99_ms} ms; (d) ... `);
+      if (i === 0) await openLoop(gateway, rate, Math.min(2, seconds), pools.d);
+      const d = await openLoop(gateway, rate, seconds, pools.d);
+      const added = ms(d.p99_ms - a.p99_ms);
+      console.log(`p99 ${d.p99_ms} ms, added ${added} ms`);
+      rounds.push({ a, d, p99_added_ms: added });
+    }
+  } finally {
+    pools.a.destroy();
+    pools.d.destroy();
   }
   return { rate, seconds, rounds, median: middleBy(rounds, (r) => r.p99_added_ms)! };
 }
