@@ -1,7 +1,8 @@
-import type { CompiledDataset, CompiledPlan } from '../../config/compile-config';
+import type { CompiledPlan } from '../../config/compile-config';
 import { ApiError } from '../../errors/api-error';
 import type { ResolvedRoute } from '../context';
 import { fieldPlanFor } from './field-plan';
+import type { FieldPlan } from './field-plan';
 import { htmlPreview } from './html-preview';
 
 type Row = Record<string, unknown>;
@@ -13,8 +14,7 @@ export interface Shaped {
 
 const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function lockFields(row: Row, ds: CompiledDataset, plan: CompiledPlan, previewChars: number): Row {
-  const fp = fieldPlanFor(ds, plan);
+function lockFields(row: Row, fp: FieldPlan, previewChars: number): Row {
   if (fp.locked.length === 0) return row;
   const out = { ...row };
   for (const f of fp.remove) delete out[f];
@@ -49,7 +49,7 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
     const ids: string[] = [];
     for (const item of data) {
       if (!isRecord(item)) continue;
-      const row = lockFields(item, ds, s.plan, s.previewChars);
+      const row = lockFields(item, fp, s.previewChars);
       rows.push(row);
       if (typeof row.id === 'string') ids.push(row.id);
     }
@@ -72,7 +72,7 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
   }
   const { data } = upstream;
   if (!isRecord(data)) throw new ApiError('search_unavailable');
-  const record = s.route.kind === 'detail' ? lockFields(data, ds, s.plan, s.previewChars) : data;
+  const record = s.route.kind === 'detail' ? lockFields(data, fp, s.previewChars) : data;
   return {
     body: { success: true, data: record, meta },
     ids: s.route.kind === 'detail' && s.route.id ? [s.route.id] : [],
