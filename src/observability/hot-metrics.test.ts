@@ -74,7 +74,7 @@ describe('hot metrics', () => {
     expect(await b.metrics()).toContain('x_total{dataset="d",plan="p"} 1');
   });
 
-  it('refuse a value that is not a finite number, a negative count, a missing label and an unknown one', () => {
+  it('refuse a value that is not a finite number, a negative count, and a new label set with a missing or unknown label', () => {
     const { counters, histograms } = pair();
     expect(() => histograms[1].observe({ dataset: 'd' }, NaN)).toThrow();
     expect(() => histograms[1].observe({ dataset: 'd' }, Infinity)).toThrow();

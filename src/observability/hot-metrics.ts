@@ -2,11 +2,15 @@ import type { Registry } from 'prom-client';
 
 /**
  * Counters and histograms for the per-request path, registered in a prom-client registry, which
- * renders them at scrape time exactly as its own Counter and Histogram (a contract test compares
- * the text). Why not prom-client's: its inc and observe build a hash string of the labels, check
+ * renders them at scrape time as its own Counter and Histogram (a contract test compares the text
+ * and JSON). Why not prom-client's: its inc and observe build a hash string of the labels, check
  * every label name and, for a histogram, allocate a closure on each call: 0.1–0.6 µs per call, five
  * calls per request, 2–4% of the gateway's CPU in the profile. Here a label set is found with one
  * Map lookup per label value, in label order (no string built), and updated with additions.
+ *
+ * Unlike prom-client's: buckets are sorted (prom-client keeps the given order, and with unsorted
+ * buckets counts into the wrong one), every label must be given, and the label names are checked
+ * when a label set is first seen, not on every call.
  */
 type Labels<L extends string> = Readonly<Record<L, string>>;
 

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import pino from 'pino';
 import { accessLog, createLogger } from './logger';
 import type { AccessFields } from './logger';
 
@@ -51,6 +52,32 @@ describe('the access line', () => {
     const logger = createLogger('info', out.stream).child({ component: 'gateway' });
     accessLog(logger)(fields);
     expect(JSON.parse(out.lines()[0]!)).toMatchObject({ component: 'gateway', req_id: 'r-1' });
+  });
+
+  it('carries the bindings pino adds itself (pid, hostname) when the logger has them', () => {
+    const out = capture();
+    const logger = pino({}, out.stream);
+    logger.info({ ...fields }, 'request');
+    accessLog(logger)(fields);
+    const [own, access] = out.lines().map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(Object.keys(access!)).toEqual(Object.keys(own!));
+    expect(access).toMatchObject({ pid: process.pid, hostname: own!.hostname });
+  });
+
+  it('goes through pino on a multistream, which routes lines by their level', () => {
+    const info = capture();
+    const errors = capture();
+    const logger = pino(
+      {},
+      pino.multistream([
+        { level: 'info', stream: info.stream },
+        { level: 'error', stream: errors.stream },
+      ]),
+    );
+    logger.error('boom');
+    accessLog(logger)(fields);
+    expect(errors.lines()).toHaveLength(1);
+    expect(info.lines().map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['boom', 'request']);
   });
 
   it('writes nothing while the level is above info, and follows a level changed at run time', () => {

@@ -23,7 +23,8 @@ function policyOf(plan: CompiledPlan): string {
  * "month" policy.
  */
 export function appendQuotaHeaders(out: string[], plan: CompiledPlan, usage: Usage, w: Windows): void {
-  // Both change with every response: written without the number-to-string cache (see decimal.ts).
+  // Numbers that change with every response or second: written without the number-to-string
+  // cache (see decimal.ts).
   const monthLeft = decimal(Math.max(0, plan.monthly_calls - usage.monthly));
   const minuteLeft = decimal(Math.max(0, plan.per_minute - usage.minute));
   out.push(
@@ -38,6 +39,6 @@ export function appendQuotaHeaders(out: string[], plan: CompiledPlan, usage: Usa
     'RateLimit-Policy',
     policyOf(plan),
     'RateLimit',
-    `"minute";r=${minuteLeft};t=${w.secondsToMinuteEnd}, "month";r=${monthLeft};t=${w.secondsToMonthEnd}`,
+    `"minute";r=${minuteLeft};t=${decimal(w.secondsToMinuteEnd)}, "month";r=${monthLeft};t=${decimal(w.secondsToMonthEnd)}`,
   );
 }
