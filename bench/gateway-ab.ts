@@ -31,18 +31,26 @@ interface AbRound {
   cpu_us_per_req: number;
 }
 
-/** The base revision's dist build, from a temporary worktree (node_modules shared with this one). */
+/**
+ * The base revision's dist build, from a temporary worktree (node_modules shared with this one).
+ * Only the code is the base's: the build finds the project root, and so the config, migrations
+ * and data, in this working tree.
+ */
 function buildBase(base: string, note: (s: string) => void): string {
   const dir = join(ROOT, 'var', 'bench-ab');
   const src = join(dir, 'src');
   const out = join(dir, 'dist');
+  const git = (...args: string[]): void => void execFileSync('git', args, { cwd: ROOT, stdio: 'pipe' });
+  // An interrupted run leaves its worktree registered; prune forgets it once the folder is gone.
   rmSync(dir, { recursive: true, force: true });
-  execFileSync('git', ['worktree', 'add', '--detach', src, base], { cwd: ROOT, stdio: 'pipe' });
+  git('worktree', 'prune');
+  git('worktree', 'add', '--detach', src, base);
   try {
     symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'));
     build(true, note, src, out);
   } finally {
-    execFileSync('git', ['worktree', 'remove', '--force', src], { cwd: ROOT, stdio: 'pipe' });
+    rmSync(src, { recursive: true, force: true });
+    git('worktree', 'prune');
   }
   return out;
 }
@@ -59,10 +67,11 @@ export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
   console.log(`A: ${o.base} (${rev}); B: the working tree`);
   const baseDist = buildBase(o.base, o.note);
-  // One after the other: both run the migrations on the same schema.
-  const a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, dist: baseDist });
+  let a: Gateway | undefined;
   let b: Gateway | undefined;
   try {
+    // One after the other: both run the migrations on the same schema.
+    a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, dist: baseDist });
     b = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus });
     const headers = { 'x-api-key': await benchKey(b, o.secret) };
     const ta: LoadTarget = { url: `http://127.0.0.1:${a.port}${o.path}`, headers };
@@ -70,16 +79,17 @@ export async function ab(o: AbOptions): Promise<void> {
     await closedLoop(ta, o.connections, o.warmup);
     await closedLoop(tb, o.connections, o.warmup);
     const rounds: { a: AbRound; b: AbRound; rps: number; cpu: number }[] = [];
+    const [ga, gb] = [a, b];
     for (let i = 0; i < o.rounds; i++) {
       // A, B then B, A: a machine that slows down or speeds up over a pair hits both sides alike.
       let ra: AbRound;
       let rb: AbRound;
       if (i % 2 === 0) {
-        ra = await round(a, ta, o);
-        rb = await round(b, tb, o);
+        ra = await round(ga, ta, o);
+        rb = await round(gb, tb, o);
       } else {
-        rb = await round(b, tb, o);
-        ra = await round(a, ta, o);
+        rb = await round(gb, tb, o);
+        ra = await round(ga, ta, o);
       }
       const r3 = (x: number): number => Math.round(x * 1000) / 1000;
       rounds.push({ a: ra, b: rb, rps: r3(rb.rps / ra.rps), cpu: r3(rb.cpu_us_per_req / ra.cpu_us_per_req) });
@@ -115,7 +125,7 @@ export async function ab(o: AbOptions): Promise<void> {
     console.log(`written: ${file}`);
   } finally {
     await b?.stop();
-    await a.stop();
+    await a?.stop();
     rmSync(join(ROOT, 'var', 'bench-ab'), { recursive: true, force: true });
     for (const g of [a, b]) if (g) rmSync(g.logFile, { force: true });
   }

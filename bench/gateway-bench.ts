@@ -131,14 +131,17 @@ interface AtRate {
 async function cpuAtRate(id: string, pids: number[], t: LoadTarget, rate: number): Promise<AtRate> {
   process.stdout.write(`(${id}) at ${rate} req/s open loop ... `);
   const pool = openLoopPool();
-  await openLoop(t, rate, 2, pool);
-  const tree = pids.flatMap(processTree);
-  const before = cpuSeconds(tree);
-  const r = await openLoop(t, rate, OPEN_SECONDS, pool);
-  pool.destroy();
-  const cpu_us_per_req = Math.round(((cpuSeconds(tree) - before) / Math.max(1, r.completed)) * 1e6);
-  console.log(`${cpu_us_per_req} µs CPU/req, p99 ${r.p99_ms} ms`);
-  return { id, rate, achieved_rps: r.achieved_rps, cpu_us_per_req, p99_ms: r.p99_ms };
+  try {
+    await openLoop(t, rate, 2, pool);
+    const tree = pids.flatMap(processTree);
+    const before = cpuSeconds(tree);
+    const r = await openLoop(t, rate, OPEN_SECONDS, pool);
+    const cpu_us_per_req = Math.round(((cpuSeconds(tree) - before) / Math.max(1, r.completed)) * 1e6);
+    console.log(`${cpu_us_per_req} µs CPU/req, p99 ${r.p99_ms} ms`);
+    return { id, rate, achieved_rps: r.achieved_rps, cpu_us_per_req, p99_ms: r.p99_ms };
+  } finally {
+    pool.destroy();
+  }
 }
 
 async function bodyBytes(t: LoadTarget): Promise<{ status: number; bytes: number }> {
