@@ -64,6 +64,13 @@ describe('the access line', () => {
     expect(access).toMatchObject({ pid: process.pid, hostname: own!.hostname });
   });
 
+  it('writes the time as the logger’s own time function does', () => {
+    const out = capture();
+    const logger = pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, out.stream);
+    accessLog(logger)(fields);
+    expect((JSON.parse(out.lines()[0]!) as { time: unknown }).time).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
   it('goes through pino on a multistream, which routes lines by their level', () => {
     const info = capture();
     const errors = capture();

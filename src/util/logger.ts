@@ -57,25 +57,26 @@ export interface AccessFields {
 export type AccessLog = (fields: AccessFields) => void;
 
 /**
- * Writes the access line to the logger's own destination, as a logger of createLogger writes
- * `info(fields, 'request')`: {"level":30,"time":<epoch ms>,<bindings>,<fields>,"msg":"request"},
- * fields left undefined left out. The fields are fixed and never hold a secret, so the line skips
- * the redaction pass, and one JSON.stringify of the fields replaces pino's loop over them (its
+ * Writes the access line to the logger's own destination, as the logger writes
+ * `info(fields, 'request')`: {"level":30,<its time>,<bindings>,<fields>,"msg":"request"}, fields
+ * left undefined left out. The fields are fixed and never hold a secret, so the line skips the
+ * redaction pass, and one JSON.stringify of the fields replaces pino's loop over them (its
  * per-value escaping test, and numbers joined with '+', which fill V8's number-to-string cache: see
- * decimal.ts). The level and the bindings are read on every line, so changes at run time apply. A
- * multistream destination routes each line by the level pino's own write records, so there the
- * line goes through pino.
+ * decimal.ts). The time is the logger's own time function, and the level and the bindings are read
+ * on every line, so changes at run time apply. A multistream destination routes each line by the
+ * level pino's own write records, so there the line goes through pino.
  */
 export function accessLog(logger: Logger): AccessLog {
   const own = logger as unknown as Record<symbol, unknown>;
   const stream = own[pino.symbols.streamSym] as pino.DestinationStream & Record<symbol, unknown>;
   if (stream[Symbol.for('pino.metadata')]) return (fields) => logger.info(fields, 'request');
-  const head = `{"level":${logger.levels.values.info},"time":`;
+  const time = own[pino.symbols.timeSym] as () => string;
+  const head = `{"level":${logger.levels.values.info}`;
   return (fields) => {
     if (!logger.isLevelEnabled('info')) return;
     const json = JSON.stringify(fields);
     const bindings = own[pino.symbols.chindingsSym] as string;
-    stream.write(`${head}${decimal(Date.now())}${bindings},${json.slice(1, -1)},"msg":"request"}\n`);
+    stream.write(`${head}${time.call(logger)}${bindings},${json.slice(1, -1)},"msg":"request"}\n`);
   };
 }
 
