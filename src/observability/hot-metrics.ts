@@ -41,6 +41,7 @@ abstract class HotMetric<L extends string, Cell> {
   readonly name: string;
   readonly help: string;
   readonly aggregator = 'sum' as const;
+  abstract readonly type: MetricData['type'];
   protected readonly labelNames: readonly L[];
   /** Label value → the next label's map, or the cell after the last label. */
   private tree = new Map<string, unknown>();
@@ -66,8 +67,14 @@ abstract class HotMetric<L extends string, Cell> {
       if (next === undefined) return this.add(labels);
       node = next;
     }
-    const cell = node.get(last < 0 ? '' : labels[names[last]!]) as Cell | undefined;
+    const cell = node.get(this.leafKey(labels)) as Cell | undefined;
     return cell ?? this.add(labels);
+  }
+
+  /** The key of a label set's cell in its last map: the last label's value ('' without labels). */
+  private leafKey(labels: Labels<L>): string {
+    const names = this.labelNames;
+    return names.length === 0 ? '' : labels[names[names.length - 1]!];
   }
 
   private add(labels: Labels<L>): Cell {
@@ -89,7 +96,7 @@ abstract class HotMetric<L extends string, Cell> {
       node = next;
     }
     const cell = this.newCell();
-    node.set(names.length === 0 ? '' : labels[names[names.length - 1]!], cell);
+    node.set(this.leafKey(labels), cell);
     this.list.push({ labels: own, cell });
     return cell;
   }
@@ -102,6 +109,12 @@ abstract class HotMetric<L extends string, Cell> {
   /** Label sets in the order first seen, as prom-client lists them. */
   protected entries(): readonly { labels: Labels<L>; cell: Cell }[] {
     return this.list;
+  }
+
+  /** What prom-client's registry reads of a metric. */
+  protected data(values: MetricValue[]): Promise<MetricData> {
+    const { name, help, type, aggregator } = this;
+    return Promise.resolve({ name, help, type, values, aggregator });
   }
 }
 
@@ -118,8 +131,7 @@ export class HotCounter<L extends string> extends HotMetric<L, { n: number }> {
   }
 
   get(): Promise<MetricData> {
-    const values = this.entries().map(({ labels, cell }) => ({ value: cell.n, labels: { ...labels } }));
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' });
+    return this.data(this.entries().map(({ labels, cell }) => ({ value: cell.n, labels: { ...labels } })));
   }
 }
 
@@ -175,7 +187,7 @@ export class HotHistogram<L extends string> extends HotMetric<L, HistogramCell> 
         { labels: {}, sharedLabels: labels, value: cell.count, metricName: `${this.name}_count` },
       );
     }
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' });
+    return this.data(values);
   }
 
   async get(): Promise<MetricData> {
