@@ -81,6 +81,11 @@ export function cpuSeconds(pids: readonly number[]): number {
 }
 
 /** Resident set size in bytes, from /proc/<pid>/status. */
+/** CPU microseconds per request, rounded; 0 when nothing was served. */
+export function usPerRequest(cpuS: number, requests: number): number {
+  return requests > 0 ? Math.round((cpuS / requests) * 1e6) : 0;
+}
+
 export function rssBytes(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : 0;

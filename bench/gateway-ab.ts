@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { closedLoop, cpuSeconds, machine, middleBy } from './bench-lib';
+import { closedLoop, cpuSeconds, machine, middleBy, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import { writeResults } from './gateway-report';
 import { ROOT, benchKey, build, startGateway } from './gateway-setup';
@@ -60,7 +60,7 @@ async function round(gw: Gateway, t: LoadTarget, o: AbOptions): Promise<AbRound>
   const r = await closedLoop(t, o.connections, o.seconds);
   const cpu = cpuSeconds([gw.pid]) - before;
   if (r.non2xx || r.errors) throw new Error(`non-2xx ${r.non2xx}, errors ${r.errors}`);
-  return { rps: r.rps, cpu_us_per_req: Math.round((cpu / Math.max(1, r.requests)) * 1e6) };
+  return { rps: r.rps, cpu_us_per_req: usPerRequest(cpu, r.requests) };
 }
 
 export async function ab(o: AbOptions): Promise<void> {
@@ -79,17 +79,16 @@ export async function ab(o: AbOptions): Promise<void> {
     await closedLoop(ta, o.connections, o.warmup);
     await closedLoop(tb, o.connections, o.warmup);
     const rounds: { a: AbRound; b: AbRound; rps: number; cpu: number }[] = [];
-    const [ga, gb] = [a, b];
     for (let i = 0; i < o.rounds; i++) {
       // A, B then B, A: a machine that slows down or speeds up over a pair hits both sides alike.
       let ra: AbRound;
       let rb: AbRound;
       if (i % 2 === 0) {
-        ra = await round(ga, ta, o);
-        rb = await round(gb, tb, o);
+        ra = await round(a, ta, o);
+        rb = await round(b, tb, o);
       } else {
-        rb = await round(gb, tb, o);
-        ra = await round(ga, ta, o);
+        rb = await round(b, tb, o);
+        ra = await round(a, ta, o);
       }
       const r3 = (x: number): number => Math.round(x * 1000) / 1000;
       rounds.push({ a: ra, b: rb, rps: r3(rb.rps / ra.rps), cpu: r3(rb.cpu_us_per_req / ra.cpu_us_per_req) });

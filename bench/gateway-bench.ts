@@ -24,7 +24,16 @@ import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { closedLoop, cpuSeconds, machine, openLoop, openLoopPool, processTree, rssBytes } from './bench-lib';
+import {
+  closedLoop,
+  cpuSeconds,
+  machine,
+  openLoop,
+  openLoopPool,
+  processTree,
+  rssBytes,
+  usPerRequest,
+} from './bench-lib';
 import type { LoadResult, LoadTarget } from './bench-lib';
 import { markdown, median, medianRun, ratio, writeResults } from './gateway-report';
 import { openLoopRounds } from './open-loop-rounds';
@@ -108,7 +117,7 @@ async function measure(
     label,
     ...r,
     cpu_s: Math.round(cpu * 100) / 100,
-    cpu_us_per_req: r.requests > 0 ? Math.round((cpu / r.requests) * 1e6) : 0,
+    cpu_us_per_req: usPerRequest(cpu, r.requests),
     processes: tree.length,
     ...(counter ? { counter_delta: c1 - c0 } : {}),
   };
@@ -136,7 +145,7 @@ async function cpuAtRate(id: string, pids: number[], t: LoadTarget, rate: number
     const tree = pids.flatMap(processTree);
     const before = cpuSeconds(tree);
     const r = await openLoop(t, rate, OPEN_SECONDS, pool);
-    const cpu_us_per_req = Math.round(((cpuSeconds(tree) - before) / Math.max(1, r.completed)) * 1e6);
+    const cpu_us_per_req = usPerRequest(cpuSeconds(tree) - before, r.completed);
     console.log(`${cpu_us_per_req} µs CPU/req, p99 ${r.p99_ms} ms`);
     return { id, rate, achieved_rps: r.achieved_rps, cpu_us_per_req, p99_ms: r.p99_ms };
   } finally {

@@ -1,7 +1,7 @@
 // npm run bench -- --soak[=300]: one gateway under closed-loop load; RSS every 5 s and V8 heap
 // (from /metrics) over time, the slope of each over the second half.
 import { rmSync } from 'node:fs';
-import { closedLoop, cpuSeconds, machine, rssBytes, sleep } from './bench-lib';
+import { closedLoop, cpuSeconds, machine, rssBytes, sleep, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import { writeResults } from './gateway-report';
 import { benchKey, startGateway } from './gateway-setup';
@@ -73,7 +73,7 @@ export async function soak(o: SoakOptions): Promise<void> {
       log_level: o.logLevel,
       pinned_cpus: o.cpus ?? null,
       load,
-      cpu_us_per_req: load.requests ? Math.round((cpu / load.requests) * 1e6) : 0,
+      cpu_us_per_req: usPerRequest(cpu, load.requests),
       rss_idle_mb: Math.round(rssAtIdle / 1048576),
       rss_steady_median_mb: med(steady.map((s) => s.rss_mb)),
       rss_max_mb: Math.max(...samples.map((s) => s.rss_mb)),
