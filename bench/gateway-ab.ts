@@ -2,11 +2,14 @@
 // working tree (B), both running on the server CPU, measured in alternating closed-loop rounds
 // A, B, B, A, A, B, ...: throughput and CPU per request of each round, and B/A per round. For changes
 // worth a few microseconds per request, which the drift of a shared machine between two runs hides.
+// With --fixed-rate=N the rounds are open-loop at N req/s instead (one keep-alive pool per gateway),
+// and each round also gives both gateways' p99 and p99.9 from the scheduled start.
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { closedLoop, cpuSeconds, machine, middleBy, usPerRequest } from './bench-lib';
+import { closedLoop, cpuSeconds, machine, middleBy, openLoop, openLoopPool, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
+import type { Agent } from 'node:http';
 import { writeResults } from './gateway-report';
 import { ROOT, benchKey, build, startGateway } from './gateway-setup';
 import type { Gateway } from './gateway-setup';
@@ -23,12 +26,19 @@ export interface AbOptions {
   logLevel: string;
   path: string;
   cpus?: string;
+  /** B only: flags for node, and another log level (to measure a runtime setting, A = B's revision). */
+  bNodeArgs?: string[];
+  bLogLevel?: string;
+  /** Open-loop rounds at this many requests per second; 0: closed-loop rounds. */
+  rate: number;
   note: (s: string) => void;
 }
 
 interface AbRound {
   rps: number;
   cpu_us_per_req: number;
+  p99_ms?: number;
+  p999_ms?: number;
 }
 
 /**
@@ -55,13 +65,20 @@ function buildBase(base: string, note: (s: string) => void): string {
   return out;
 }
 
-async function round(gw: Gateway, t: LoadTarget, o: AbOptions): Promise<AbRound> {
+async function round(gw: Gateway, t: LoadTarget, o: AbOptions, pool: Agent): Promise<AbRound> {
   const before = cpuSeconds([gw.pid]);
-  const r = await closedLoop(t, o.connections, o.seconds);
+  const open = o.rate > 0 ? await openLoop(t, o.rate, o.seconds, pool) : undefined;
+  const closed = open ? undefined : await closedLoop(t, o.connections, o.seconds);
   const cpu = cpuSeconds([gw.pid]) - before;
+  const r = open ?? closed!;
   if (r.non2xx || r.errors) throw new Error(`non-2xx ${r.non2xx}, errors ${r.errors}`);
-  return { rps: r.rps, cpu_us_per_req: usPerRequest(cpu, r.requests) };
+  if (!open) return { rps: closed!.rps, cpu_us_per_req: usPerRequest(cpu, closed!.requests) };
+  const cpuUs = usPerRequest(cpu, open.completed);
+  return { rps: open.achieved_rps, cpu_us_per_req: cpuUs, p99_ms: open.p99_ms, p999_ms: open.p999_ms };
 }
+
+const tail = (r: AbRound): string =>
+  r.p99_ms === undefined ? '' : ` p99 ${r.p99_ms} ms p99.9 ${r.p999_ms} ms;`;
 
 export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
@@ -69,32 +86,45 @@ export async function ab(o: AbOptions): Promise<void> {
   const baseDist = buildBase(o.base, o.note);
   let a: Gateway | undefined;
   let b: Gateway | undefined;
+  let cleanupPools = (): void => undefined;
   try {
     // One after the other: both run the migrations on the same schema.
     a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, dist: baseDist });
-    b = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus });
+    b = await startGateway({
+      env: o.env,
+      logLevel: o.bLogLevel ?? o.logLevel,
+      cpus: o.cpus,
+      nodeArgs: o.bNodeArgs,
+    });
     const headers = { 'x-api-key': await benchKey(b, o.secret) };
     const ta: LoadTarget = { url: `http://127.0.0.1:${a.port}${o.path}`, headers };
     const tb: LoadTarget = { url: `http://127.0.0.1:${b.port}${o.path}`, headers };
     await closedLoop(ta, o.connections, o.warmup);
     await closedLoop(tb, o.connections, o.warmup);
+    const pools = { a: openLoopPool(), b: openLoopPool() };
+    cleanupPools = () => (pools.a.destroy(), pools.b.destroy());
+    if (o.rate > 0) {
+      // Each pool's connections opened before the first measured round, as in the bench's open loop.
+      await openLoop(ta, o.rate, Math.min(2, o.seconds), pools.a);
+      await openLoop(tb, o.rate, Math.min(2, o.seconds), pools.b);
+    }
     const rounds: { a: AbRound; b: AbRound; rps: number; cpu: number }[] = [];
     for (let i = 0; i < o.rounds; i++) {
       // A, B then B, A: a machine that slows down or speeds up over a pair hits both sides alike.
       let ra: AbRound;
       let rb: AbRound;
       if (i % 2 === 0) {
-        ra = await round(a, ta, o);
-        rb = await round(b, tb, o);
+        ra = await round(a, ta, o, pools.a);
+        rb = await round(b, tb, o, pools.b);
       } else {
-        rb = await round(b, tb, o);
-        ra = await round(a, ta, o);
+        rb = await round(b, tb, o, pools.b);
+        ra = await round(a, ta, o, pools.a);
       }
       const r3 = (x: number): number => Math.round(x * 1000) / 1000;
       rounds.push({ a: ra, b: rb, rps: r3(rb.rps / ra.rps), cpu: r3(rb.cpu_us_per_req / ra.cpu_us_per_req) });
       console.log(
-        `round ${i + 1}/${o.rounds}: A ${ra.rps} req/s ${ra.cpu_us_per_req} µs/req; ` +
-          `B ${rb.rps} req/s ${rb.cpu_us_per_req} µs/req; B/A throughput ${rounds[i]!.rps}, CPU ${rounds[i]!.cpu}`,
+        `round ${i + 1}/${o.rounds}: A ${ra.rps} req/s ${ra.cpu_us_per_req} µs/req;${tail(ra)} ` +
+          `B ${rb.rps} req/s ${rb.cpu_us_per_req} µs/req;${tail(rb)} B/A throughput ${rounds[i]!.rps}, CPU ${rounds[i]!.cpu}`,
       );
     }
     const med = {
@@ -102,27 +132,39 @@ export async function ab(o: AbOptions): Promise<void> {
       cpu: middleBy(rounds, (r) => r.cpu)!.cpu,
       a_cpu_us: middleBy(rounds, (r) => r.a.cpu_us_per_req)!.a.cpu_us_per_req,
       b_cpu_us: middleBy(rounds, (r) => r.b.cpu_us_per_req)!.b.cpu_us_per_req,
+      ...(o.rate > 0 && {
+        a_p99_ms: middleBy(rounds, (r) => r.a.p99_ms!)!.a.p99_ms,
+        b_p99_ms: middleBy(rounds, (r) => r.b.p99_ms!)!.b.p99_ms,
+        b_p99_lower_in: rounds.filter((r) => r.b.p99_ms! < r.a.p99_ms!).length,
+      }),
     };
     console.log(
       `\nmedians: A ${med.a_cpu_us} µs/req, B ${med.b_cpu_us} µs/req; B/A throughput ${med.rps}, CPU per request ${med.cpu}`,
     );
+    if (o.rate > 0) {
+      console.log(
+        `p99: A ${med.a_p99_ms} ms, B ${med.b_p99_ms} ms (B lower in ${med.b_p99_lower_in} of ${o.rounds} rounds)`,
+      );
+    }
     const file = writeResults('gateway-ab', {
       date: new Date().toISOString(),
       machine: machine(),
       a: { revision: o.base, commit: rev },
-      b: 'working tree',
+      b: { tree: 'working tree', node_args: o.bNodeArgs, log_level: o.bLogLevel },
       method: {
         path: o.path,
         connections: o.connections,
         seconds: o.seconds,
         warmup_s: o.warmup,
         cpus: o.cpus,
+        open_loop_rps: o.rate || undefined,
       },
       rounds,
       medians: med,
     });
     console.log(`written: ${file}`);
   } finally {
+    cleanupPools();
     await b?.stop();
     await a?.stop();
     rmSync(join(ROOT, 'var', 'bench-ab'), { recursive: true, force: true });

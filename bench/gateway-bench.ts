@@ -16,7 +16,9 @@
 //        --fixed-rate=N (also (c) and (d) under an open loop at N req/s: CPU per request at equal load)
 //        --soak[=300] (one gateway under closed-loop load for N s: RSS and heap over time; nothing else)
 //        --ab=<revision> (the gateway built from <revision> against the working tree's, alternating
-//        rounds; --rounds, --duration, --warmup apply; nothing else)
+//        rounds; --rounds, --duration, --warmup apply, and --fixed-rate=N makes them open-loop rounds
+//        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
+//        with node flags or another log level; nothing else)
 // Results: bench/results/gateway-<date>.json and gateway-latest.json (soak: gateway-soak-*.json).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -239,6 +241,9 @@ async function main(): Promise<void> {
         logLevel: LOG_LEVEL,
         path: PATH,
         cpus: serverCpus,
+        rate: FIXED_RATE,
+        bNodeArgs: flag('b-node-args')?.split(' ').filter(Boolean),
+        bLogLevel: flag('b-log-level'),
         note,
       });
     }

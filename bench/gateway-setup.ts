@@ -97,6 +97,8 @@ export interface GatewayOptions {
   profDir?: string;
   /** The build to run (default: var/bench-dist, the working tree's). */
   dist?: string;
+  /** Flags for node itself, before the script. */
+  nodeArgs?: string[];
 }
 
 /** The product as it runs in production: node on the dist build, nothing else in between. */
@@ -108,6 +110,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const fd = openSync(logFile, 'a');
   const args = [
     ...(opts.profDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`] : []),
+    ...(opts.nodeArgs ?? []),
     join(opts.dist ?? DIST, 'main.js'),
   ];
   const child = spawnChild(...onCpus(opts.cpus, process.execPath, args), {
