@@ -7,7 +7,16 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { closedLoop, cpuSeconds, machine, middleBy, openLoop, openLoopPool, usPerRequest } from './bench-lib';
+import {
+  closedLoop,
+  cpuSeconds,
+  machine,
+  middleBy,
+  openLoop,
+  openLoopPool,
+  rssBytes,
+  usPerRequest,
+} from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { Agent } from 'node:http';
 import { writeResults } from './gateway-report';
@@ -29,6 +38,8 @@ export interface AbOptions {
   /** B only: flags for node, and another log level (to measure a runtime setting, A = B's revision). */
   bNodeArgs?: string[];
   bLogLevel?: string;
+  /** Keep both gateways' logs (stdout and stderr: access lines, and --trace-gc lines) and print their paths. */
+  keepLog?: boolean;
   /** Open-loop rounds at this many requests per second; 0: closed-loop rounds. */
   rate: number;
   note: (s: string) => void;
@@ -141,6 +152,8 @@ export async function ab(o: AbOptions): Promise<void> {
     console.log(
       `\nmedians: A ${med.a_cpu_us} µs/req, B ${med.b_cpu_us} µs/req; B/A throughput ${med.rps}, CPU per request ${med.cpu}`,
     );
+    const rssMb = { a: Math.round(rssBytes(a.pid) / 1e5) / 10, b: Math.round(rssBytes(b.pid) / 1e5) / 10 };
+    console.log(`RSS after the rounds: A ${rssMb.a} MB, B ${rssMb.b} MB`);
     if (o.rate > 0) {
       console.log(
         `p99: A ${med.a_p99_ms} ms, B ${med.b_p99_ms} ms (B lower in ${med.b_p99_lower_in} of ${o.rounds} rounds)`,
@@ -161,6 +174,7 @@ export async function ab(o: AbOptions): Promise<void> {
       },
       rounds,
       medians: med,
+      rss_mb_after: rssMb,
     });
     console.log(`written: ${file}`);
   } finally {
@@ -168,6 +182,9 @@ export async function ab(o: AbOptions): Promise<void> {
     await b?.stop();
     await a?.stop();
     rmSync(join(ROOT, 'var', 'bench-ab'), { recursive: true, force: true });
-    for (const g of [a, b]) if (g) rmSync(g.logFile, { force: true });
+    for (const [name, g] of [['A', a] as const, ['B', b] as const]) {
+      if (g && o.keepLog) console.log(`log ${name}: ${g.logFile}`);
+      else if (g) rmSync(g.logFile, { force: true });
+    }
   }
 }

@@ -244,6 +244,7 @@ async function main(): Promise<void> {
         rate: FIXED_RATE,
         bNodeArgs: flag('b-node-args')?.split(' ').filter(Boolean),
         bLogLevel: flag('b-log-level'),
+        keepLog: KEEP_LOG,
         note,
       });
     }
