@@ -7,6 +7,7 @@ import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { signAdminToken } from '../src/runtime/admin-secret';
+import { startNodeFlags } from '../test/support/start-node-flags';
 import { UNLIMITED_PLAN } from '../test/support/unlimited-plan';
 import type { BareClient } from './bare-proxy';
 import { freePort, spawnChild, waitForHttp } from './bench-lib';
@@ -97,11 +98,14 @@ export interface GatewayOptions {
   profDir?: string;
   /** The build to run (default: var/bench-dist, the working tree's). */
   dist?: string;
-  /** Flags for node itself, before the script. */
+  /** Flags for node itself, after those `npm start` gives it. */
   nodeArgs?: string[];
 }
 
-/** The product as it runs in production: node on the dist build, nothing else in between. */
+/**
+ * The product as it runs in production: node on the dist build with the flags `npm start` (and the
+ * Kubernetes gateway's NODE_OPTIONS) give it, nothing else in between.
+ */
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const port = await freePort();
   const adminPort = await freePort();
@@ -110,6 +114,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const fd = openSync(logFile, 'a');
   const args = [
     ...(opts.profDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`] : []),
+    ...startNodeFlags(ROOT),
     ...(opts.nodeArgs ?? []),
     join(opts.dist ?? DIST, 'main.js'),
   ];

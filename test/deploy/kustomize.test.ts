@@ -14,8 +14,10 @@ import {
 import { parse } from 'yaml';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
+import { startNodeFlags } from '../support/start-node-flags';
 import type { K8sObject } from './deploy-helpers';
 import {
+  REPO_ROOT,
   byName,
   kustomizeBuild,
   ofKind,
@@ -147,6 +149,8 @@ function checkGatewayPod(w: Workload): void {
   expect(volumeByMount('/tmp')?.emptyDir).toBeDefined();
   expect(env.get('PORT')?.value).toBe('8080');
   expect(env.get('ADMIN_PORT')?.value).toBe('9090');
+  // The node flags `npm start` runs the gateway with, which the benchmark measured.
+  expect(env.get('NODE_OPTIONS')?.value).toBe(startNodeFlags(REPO_ROOT).join(' '));
 }
 
 describe.each(['dev', 'prod'])('kustomize overlay %s', (overlay) => {

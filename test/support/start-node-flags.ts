@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The flags `npm start` gives node before dist/main.js: how the product runs. The Kubernetes
+ * gateway sets the same in NODE_OPTIONS (a deploy test compares them), and the benchmark starts
+ * the gateway with them.
+ */
+export function startNodeFlags(root: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const m = /\bnode((?: --[^\s]+)*) dist\/main\.js/.exec(pkg.scripts.start ?? '');
+  if (!m) throw new Error('package.json: the start script does not run node … dist/main.js');
+  return m[1]!.trim().split(/\s+/).filter(Boolean);
+}
