@@ -20,6 +20,7 @@ import {
 import type { LoadTarget } from './bench-lib';
 import type { Agent } from 'node:http';
 import { writeResults } from './gateway-report';
+import { startNodeFlags } from '../test/support/start-node-flags';
 import { ROOT, benchKey, build, startGateway } from './gateway-setup';
 import type { Gateway } from './gateway-setup';
 
@@ -53,11 +54,11 @@ interface AbRound {
 }
 
 /**
- * The base revision's dist build, from a temporary worktree (node_modules shared with this one).
- * Only the code is the base's: the build finds the project root, and so the config, migrations
- * and data, in this working tree.
+ * The base revision's dist build, from a temporary worktree (node_modules shared with this one),
+ * and the node flags its `npm start` runs it with. Only the code and those flags are the base's:
+ * the build finds the project root, and so the config, migrations and data, in this working tree.
  */
-function buildBase(base: string, note: (s: string) => void): string {
+function buildBase(base: string, note: (s: string) => void): { dist: string; startFlags: string[] } {
   const dir = join(ROOT, 'var', 'bench-ab');
   const src = join(dir, 'src');
   const out = join(dir, 'dist');
@@ -69,11 +70,11 @@ function buildBase(base: string, note: (s: string) => void): string {
   try {
     symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'));
     build(true, note, src, out);
+    return { dist: out, startFlags: startNodeFlags(src) };
   } finally {
     rmSync(src, { recursive: true, force: true });
     git('worktree', 'prune');
   }
-  return out;
 }
 
 async function round(gw: Gateway, t: LoadTarget, o: AbOptions, pool: Agent): Promise<AbRound> {
@@ -94,13 +95,16 @@ const tail = (r: AbRound): string =>
 export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
   console.log(`A: ${o.base} (${rev}); B: the working tree`);
-  const baseDist = buildBase(o.base, o.note);
+  const base = buildBase(o.base, o.note);
+  console.log(
+    `node flags: A ${base.startFlags.join(' ') || '(none)'}; B ${startNodeFlags(ROOT).join(' ') || '(none)'}`,
+  );
   let a: Gateway | undefined;
   let b: Gateway | undefined;
   let cleanupPools = (): void => undefined;
   try {
     // One after the other: both run the migrations on the same schema.
-    a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, dist: baseDist });
+    a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, ...base });
     b = await startGateway({
       env: o.env,
       logLevel: o.bLogLevel ?? o.logLevel,
@@ -159,11 +163,15 @@ export async function ab(o: AbOptions): Promise<void> {
         `p99: A ${med.a_p99_ms} ms, B ${med.b_p99_ms} ms (B lower in ${med.b_p99_lower_in} of ${o.rounds} rounds)`,
       );
     }
-    const file = writeResults('gateway-ab', {
+    const file = writeResults(o.rate > 0 ? 'gateway-ab-open' : 'gateway-ab', {
       date: new Date().toISOString(),
       machine: machine(),
-      a: { revision: o.base, commit: rev },
-      b: { tree: 'working tree', node_args: o.bNodeArgs, log_level: o.bLogLevel },
+      a: { revision: o.base, commit: rev, node_flags: base.startFlags },
+      b: {
+        tree: 'working tree',
+        node_flags: [...startNodeFlags(ROOT), ...(o.bNodeArgs ?? [])],
+        log_level: o.bLogLevel,
+      },
       method: {
         path: o.path,
         connections: o.connections,

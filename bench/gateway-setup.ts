@@ -98,7 +98,9 @@ export interface GatewayOptions {
   profDir?: string;
   /** The build to run (default: var/bench-dist, the working tree's). */
   dist?: string;
-  /** Flags for node itself, after those `npm start` gives it. */
+  /** The flags `npm start` gives node (default: this tree's; --ab's A runs with its revision's). */
+  startFlags?: string[];
+  /** More flags for node itself, after those. */
   nodeArgs?: string[];
 }
 
@@ -114,7 +116,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const fd = openSync(logFile, 'a');
   const args = [
     ...(opts.profDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`] : []),
-    ...startNodeFlags(ROOT),
+    ...(opts.startFlags ?? startNodeFlags(ROOT)),
     ...(opts.nodeArgs ?? []),
     join(opts.dist ?? DIST, 'main.js'),
   ];
