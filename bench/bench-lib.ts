@@ -91,6 +91,11 @@ export function rssBytes(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
+/** Bytes in MiB to one decimal: how every figure of the benches labelled MB is written. */
+export function mib(bytes: number): number {
+  return Math.round((bytes / 1048576) * 10) / 10;
+}
+
 export interface Child {
   child: ChildProcess;
   pid: number;

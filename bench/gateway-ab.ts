@@ -11,6 +11,7 @@ import {
   closedLoop,
   cpuSeconds,
   machine,
+  mib,
   middleBy,
   openLoop,
   openLoopPool,
@@ -77,16 +78,23 @@ function buildBase(base: string, note: (s: string) => void): { dist: string; sta
   }
 }
 
+function served(r: { non2xx: number; errors: number }): void {
+  if (r.non2xx || r.errors) throw new Error(`non-2xx ${r.non2xx}, errors ${r.errors}`);
+}
+
 async function round(gw: Gateway, t: LoadTarget, o: AbOptions, pool: Agent): Promise<AbRound> {
   const before = cpuSeconds([gw.pid]);
-  const open = o.rate > 0 ? await openLoop(t, o.rate, o.seconds, pool) : undefined;
-  const closed = open ? undefined : await closedLoop(t, o.connections, o.seconds);
-  const cpu = cpuSeconds([gw.pid]) - before;
-  const r = open ?? closed!;
-  if (r.non2xx || r.errors) throw new Error(`non-2xx ${r.non2xx}, errors ${r.errors}`);
-  if (!open) return { rps: closed!.rps, cpu_us_per_req: usPerRequest(cpu, closed!.requests) };
-  const cpuUs = usPerRequest(cpu, open.completed);
-  return { rps: open.achieved_rps, cpu_us_per_req: cpuUs, p99_ms: open.p99_ms, p999_ms: open.p999_ms };
+  const cpuUs = (requests: number): number => usPerRequest(cpuSeconds([gw.pid]) - before, requests);
+  if (o.rate > 0) {
+    const r = await openLoop(t, o.rate, o.seconds, pool);
+    const cpu = cpuUs(r.completed);
+    served(r);
+    return { rps: r.achieved_rps, cpu_us_per_req: cpu, p99_ms: r.p99_ms, p999_ms: r.p999_ms };
+  }
+  const r = await closedLoop(t, o.connections, o.seconds);
+  const cpu = cpuUs(r.requests);
+  served(r);
+  return { rps: r.rps, cpu_us_per_req: cpu };
 }
 
 const tail = (r: AbRound): string =>
@@ -96,12 +104,11 @@ export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
   console.log(`A: ${o.base} (${rev}); B: the working tree`);
   const base = buildBase(o.base, o.note);
-  console.log(
-    `node flags: A ${base.startFlags.join(' ') || '(none)'}; B ${startNodeFlags(ROOT).join(' ') || '(none)'}`,
-  );
+  const bFlags = [...startNodeFlags(ROOT), ...(o.bNodeArgs ?? [])];
+  console.log(`node flags: A ${base.startFlags.join(' ') || '(none)'}; B ${bFlags.join(' ') || '(none)'}`);
   let a: Gateway | undefined;
   let b: Gateway | undefined;
-  let cleanupPools = (): void => undefined;
+  const pools = { a: openLoopPool(), b: openLoopPool() };
   try {
     // One after the other: both run the migrations on the same schema.
     a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, ...base });
@@ -109,15 +116,13 @@ export async function ab(o: AbOptions): Promise<void> {
       env: o.env,
       logLevel: o.bLogLevel ?? o.logLevel,
       cpus: o.cpus,
-      nodeArgs: o.bNodeArgs,
+      startFlags: bFlags,
     });
     const headers = { 'x-api-key': await benchKey(b, o.secret) };
     const ta: LoadTarget = { url: `http://127.0.0.1:${a.port}${o.path}`, headers };
     const tb: LoadTarget = { url: `http://127.0.0.1:${b.port}${o.path}`, headers };
     await closedLoop(ta, o.connections, o.warmup);
     await closedLoop(tb, o.connections, o.warmup);
-    const pools = { a: openLoopPool(), b: openLoopPool() };
-    cleanupPools = () => (pools.a.destroy(), pools.b.destroy());
     if (o.rate > 0) {
       // Each pool's connections opened before the first measured round, as in the bench's open loop.
       await openLoop(ta, o.rate, Math.min(2, o.seconds), pools.a);
@@ -156,7 +161,7 @@ export async function ab(o: AbOptions): Promise<void> {
     console.log(
       `\nmedians: A ${med.a_cpu_us} µs/req, B ${med.b_cpu_us} µs/req; B/A throughput ${med.rps}, CPU per request ${med.cpu}`,
     );
-    const rssMb = { a: Math.round(rssBytes(a.pid) / 1e5) / 10, b: Math.round(rssBytes(b.pid) / 1e5) / 10 };
+    const rssMb = { a: mib(rssBytes(a.pid)), b: mib(rssBytes(b.pid)) };
     console.log(`RSS after the rounds: A ${rssMb.a} MB, B ${rssMb.b} MB`);
     if (o.rate > 0) {
       console.log(
@@ -169,7 +174,7 @@ export async function ab(o: AbOptions): Promise<void> {
       a: { revision: o.base, commit: rev, node_flags: base.startFlags },
       b: {
         tree: 'working tree',
-        node_flags: [...startNodeFlags(ROOT), ...(o.bNodeArgs ?? [])],
+        node_flags: bFlags,
         log_level: o.bLogLevel,
       },
       method: {
@@ -186,7 +191,8 @@ export async function ab(o: AbOptions): Promise<void> {
     });
     console.log(`written: ${file}`);
   } finally {
-    cleanupPools();
+    pools.a.destroy();
+    pools.b.destroy();
     await b?.stop();
     await a?.stop();
     rmSync(join(ROOT, 'var', 'bench-ab'), { recursive: true, force: true });

@@ -98,10 +98,8 @@ export interface GatewayOptions {
   profDir?: string;
   /** The build to run (default: var/bench-dist, the working tree's). */
   dist?: string;
-  /** The flags `npm start` gives node (default: this tree's; --ab's A runs with its revision's). */
+  /** Flags for node (default: those this tree's `npm start` gives it; --ab's A runs with its revision's). */
   startFlags?: string[];
-  /** More flags for node itself, after those. */
-  nodeArgs?: string[];
 }
 
 /**
@@ -117,7 +115,6 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const args = [
     ...(opts.profDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`] : []),
     ...(opts.startFlags ?? startNodeFlags(ROOT)),
-    ...(opts.nodeArgs ?? []),
     join(opts.dist ?? DIST, 'main.js'),
   ];
   const child = spawnChild(...onCpus(opts.cpus, process.execPath, args), {

@@ -1,7 +1,7 @@
 // npm run bench -- --soak[=300]: one gateway under closed-loop load; RSS every 5 s and V8 heap
 // (from /metrics) over time, the slope of each over the second half.
 import { rmSync } from 'node:fs';
-import { closedLoop, cpuSeconds, machine, rssBytes, sleep, usPerRequest } from './bench-lib';
+import { closedLoop, cpuSeconds, machine, mib, rssBytes, sleep, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import { writeResults } from './gateway-report';
 import { benchKey, startGateway } from './gateway-setup';
@@ -31,13 +31,13 @@ export async function soak(o: SoakOptions): Promise<void> {
       try {
         const text = await (await fetch(`http://127.0.0.1:${gw.adminPort}/metrics`)).text();
         const m = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
-        return m ? Math.round((Number(m[1]) / 1048576) * 10) / 10 : null;
+        return m ? mib(Number(m[1])) : null;
       } catch {
         return null;
       }
     };
     const timer = setInterval(() => {
-      const rss = Math.round((rssBytes(gw.pid) / 1048576) * 10) / 10;
+      const rss = mib(rssBytes(gw.pid));
       void heap().then((h) =>
         samples.push({ t_s: Math.round((Date.now() - t0) / 1000), rss_mb: rss, heap_used_mb: h }),
       );

@@ -20,7 +20,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   // Loaded only here: a process on PostgreSQL never holds PGlite's modules (≈ 1.4 MB of heap that
   // every full GC would mark again).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load; import() would make this module ESM-dependent under jest
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; under node16 resolution import() stays an ESM import, which this CommonJS build and jest would have to resolve as one
   const { openPgliteDb } = require('./pglite-db') as PgliteModule;
   return openPgliteDb(opts.dataDir);
 }

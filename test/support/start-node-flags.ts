@@ -10,7 +10,7 @@ export function startNodeFlags(root: string): string[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const m = /\bnode((?: --[^\s]+)*) dist\/main\.js/.exec(pkg.scripts.start ?? '');
+  const m = /\bnode((?: --\S+)*) dist\/main\.js/.exec(pkg.scripts.start ?? '');
   if (!m) throw new Error('package.json: the start script does not run node … dist/main.js');
-  return m[1]!.trim().split(/\s+/).filter(Boolean);
+  return m[1]!.split(' ').filter(Boolean);
 }
