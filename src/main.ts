@@ -6,10 +6,13 @@ import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { startProduct } from './runtime/start-product';
 import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
-import { createLogger } from './util/logger';
+import { batchedDestination, createLogger } from './util/logger';
 
 const env = process.env;
-const logger = createLogger(env.LOG_LEVEL || 'info');
+const output = batchedDestination();
+const logger = createLogger(env.LOG_LEVEL || 'info', output);
+// Lines still in the batch (the last access lines of a drain, a shutdown error) are written at exit.
+process.on('exit', () => output.flushSync());
 const num = (v: string | undefined): number | undefined => (v && /^\d+$/.test(v) ? Number(v) : undefined);
 
 async function runProduct(): Promise<void> {

@@ -1,7 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { accessLog, createLogger } from './logger';
-import type { AccessFields } from './logger';
+import { accessLog, createLogger, batchedDestination } from './logger';
+import type { AccessFields, BatchedDestination } from './logger';
 
 function capture(): { stream: Writable; lines: () => string[] } {
   let text = '';
@@ -103,5 +106,42 @@ describe('the access line', () => {
     accessLog(createLogger('info', out.stream))({ ...fields, req_id: 'a"b\nc' });
     expect(out.lines()).toHaveLength(1);
     expect((JSON.parse(out.lines()[0]!) as { req_id: string }).req_id).toBe('a"b\nc');
+  });
+});
+
+describe('the batched output', () => {
+  let dir: string;
+  let out: BatchedDestination;
+  const file = (): string => join(dir, 'out.log');
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lk-log-'));
+    out = batchedDestination(file());
+  });
+  afterEach(() => {
+    out.end();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds lines until 4 KB are pending, then writes them whole and in order', () => {
+    const logger = createLogger('info', out);
+    const log = accessLog(logger);
+    log(fields);
+    expect(readFileSync(file(), 'utf8')).toBe('');
+    for (let i = 0; i < 40; i++) log({ ...fields, req_id: `r-${i}`, dataset: 'văn-bản-pháp-luật' });
+    const written = readFileSync(file(), 'utf8');
+    expect(Buffer.byteLength(written)).toBeGreaterThanOrEqual(4096);
+    out.flushSync();
+    const lines = readFileSync(file(), 'utf8').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(41);
+    const parsed = lines.map((l) => JSON.parse(l) as { req_id: string; dataset: string });
+    expect(parsed.slice(1).map((l) => l.req_id)).toEqual(Array.from({ length: 40 }, (_, i) => `r-${i}`));
+    expect(parsed[40]!.dataset).toBe('văn-bản-pháp-luật');
+  });
+
+  it('writes what is pending when the logger is flushed', async () => {
+    const logger = createLogger('info', out);
+    logger.warn({ ip: '203.0.113.9' }, 'upstream slow');
+    await new Promise<void>((resolve, reject) => logger.flush((err) => (err ? reject(err) : resolve())));
+    expect(JSON.parse(readFileSync(file(), 'utf8'))).toMatchObject({ level: 40, msg: 'upstream slow' });
   });
 });

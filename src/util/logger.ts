@@ -25,8 +25,9 @@ const REDACT = [
  * Standard output is written in batches: lines wait for 4 KB or at most 100 ms, so a busy gateway
  * makes one write per ~15 access lines. The write itself is synchronous, as in pino's default: a
  * 4 KB write costs less than handing it to a worker thread and being woken when it is done (two
- * context switches per batch on the gateway's core). pino flushes what is left when the process
- * exits.
+ * context switches per batch on the gateway's core). pino writes the pending lines at once before a
+ * fatal line; for a synchronous destination it installs no exit hook, so the entry point flushes at
+ * exit (main.ts).
  */
 export function createLogger(level = 'info', destination?: pino.DestinationStream): Logger {
   return pino(
@@ -37,8 +38,41 @@ export function createLogger(level = 'info', destination?: pino.DestinationStrea
       // pino's epochTime, without the number-to-string cache (see decimal.ts).
       timestamp: () => `,"time":${decimal(Date.now())}`,
     },
-    destination ?? pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 100 }),
+    destination ?? batchedDestination(),
   );
+}
+
+/**
+ * sonic-boom's string mode appends each line to the pending batch (`batch += line`) and measures
+ * the whole batch with Buffer.byteLength first, which flattens it: every line copies all the lines
+ * before it in its batch (≈ 2.5 KB allocated per access line at 4 KB batches). Its buffer mode keeps
+ * a list per batch and joins it once, at the write; pino writes strings, so each line is encoded
+ * here, once.
+ */
+export function batchedDestination(dest: number | string = 1): BatchedDestination {
+  const boom = pino.destination({
+    dest,
+    sync: true,
+    minLength: 4096,
+    periodicFlush: 100,
+    contentMode: 'buffer',
+  });
+  // In buffer mode the stream's write takes bytes; its types only describe the string mode.
+  const writeBytes = boom.write.bind(boom) as unknown as (bytes: Buffer) => boolean;
+  return {
+    write: (line) => writeBytes(Buffer.from(line, 'utf8')),
+    flush: (cb) => boom.flush(cb),
+    flushSync: () => boom.flushSync(),
+    end: () => boom.end(),
+  };
+}
+
+export interface BatchedDestination {
+  write(line: string): boolean;
+  flush(cb?: (err?: Error) => void): void;
+  flushSync(): void;
+  /** Writes what is pending, stops the periodic flush and closes the file (never standard output). */
+  end(): void;
 }
 
 /** The per-request access line's fields, in the order they are written. */

@@ -173,5 +173,9 @@ describe('graceful shutdown', () => {
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await p.exited).toBe(0);
     await expect(fetch(`${p.base}/v1/me`)).rejects.toThrow();
+    // The drained requests' log lines are still in the output's batch when the process exits.
+    const lines = p.output().split('\n');
+    const after = lines.slice(lines.findIndex((l) => l.includes('"shutting down')));
+    expect(after.filter((l) => l.includes('"msg":"request"') && l.includes('"status":200'))).toHaveLength(5);
   }, 30_000);
 });
