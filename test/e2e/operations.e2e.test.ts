@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
+import type { Server } from 'node:http';
 import { PrivateRedis } from '../support/private-redis';
 import { startStubUpstream } from '../support/stub-upstream';
 import {
@@ -17,6 +18,9 @@ import type { ProductProcess } from './product-process';
 // tests take away and bring back.
 let redis: PrivateRedis;
 let stub: Awaited<ReturnType<typeof startStubUpstream>>;
+// The readiness test's replacement upstream: a second stub behind a relay on the first one's address.
+let again: Awaited<ReturnType<typeof startStubUpstream>> | undefined;
+let relay: Server | undefined;
 let configDir: string;
 let p: ProductProcess;
 let key: string;
@@ -47,6 +51,12 @@ afterAll(async () => {
   await p?.stop('SIGKILL');
   await redis?.kill();
   await stub?.close();
+  await again?.close();
+  const server = relay;
+  if (server) {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
 });
 
 describe('metrics and logs', () => {
@@ -105,14 +115,16 @@ describe('readiness', () => {
     const body = (await (await fetch(`${p.admin}/readyz`)).json()) as { checks: Record<string, boolean> };
     expect(body.checks.upstreams).toBe(false);
     // back on the same address
-    const again = await startStubUpstream('127.0.0.2');
-    const relay = createServer((req, res) => {
-      void fetch(`${again.url}${req.url}`).then(async (r) => {
+    const next = await startStubUpstream('127.0.0.2');
+    again = next;
+    relay = createServer((req, res) => {
+      void fetch(`${next.url}${req.url}`).then(async (r) => {
         res.writeHead(r.status, { 'content-type': 'application/json' });
         res.end(await r.text());
       });
     });
-    await new Promise<void>((r) => relay.listen(Number(url.port), '127.0.0.2', () => r()));
+    const listening = relay;
+    await new Promise<void>((r) => listening.listen(Number(url.port), '127.0.0.2', () => r()));
     expect(await until(async () => (await ready()) === 200)).toBe(true);
     expect((await fetch(`${p.admin}/healthz`)).status).toBe(200);
   });
