@@ -138,6 +138,13 @@ describe('the batched output', () => {
     expect(parsed[40]!.dataset).toBe('văn-bản-pháp-luật');
   });
 
+  it('writes a lone line within the flush period, without 4 KB behind it', async () => {
+    accessLog(createLogger('info', out))(fields);
+    expect(readFileSync(file(), 'utf8')).toBe('');
+    await new Promise((r) => setTimeout(r, 250));
+    expect(JSON.parse(readFileSync(file(), 'utf8'))).toMatchObject({ req_id: 'r-1', msg: 'request' });
+  });
+
   it('writes what is pending when the logger is flushed', async () => {
     const logger = createLogger('info', out);
     logger.warn({ ip: '203.0.113.9' }, 'upstream slow');
