@@ -117,14 +117,14 @@ describe('readiness', () => {
     // back on the same address
     const next = await startStubUpstream('127.0.0.2');
     again = next;
-    relay = createServer((req, res) => {
+    const server = createServer((req, res) => {
       void fetch(`${next.url}${req.url}`).then(async (r) => {
         res.writeHead(r.status, { 'content-type': 'application/json' });
         res.end(await r.text());
       });
     });
-    const listening = relay;
-    await new Promise<void>((r) => listening.listen(Number(url.port), '127.0.0.2', () => r()));
+    relay = server;
+    await new Promise<void>((r) => server.listen(Number(url.port), '127.0.0.2', () => r()));
     expect(await until(async () => (await ready()) === 200)).toBe(true);
     expect((await fetch(`${p.admin}/healthz`)).status).toBe(200);
   });
