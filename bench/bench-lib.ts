@@ -1,10 +1,9 @@
 // Helpers of the gateway bench: child processes, /proc CPU and RSS readings, closed-loop load
-// (autocannon) and an open-loop generator that measures latency from each request's intended start.
+// (autocannon); the open loop's generator is a process of its own (open-loop-generator.ts).
 import { spawn } from 'node:child_process';
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -219,112 +218,5 @@ export async function closedLoopSplit(
     errors: parts.reduce((s, p) => s + p.errors, 0),
     non2xx: parts.reduce((s, p) => s + p.non2xx, 0),
     parts,
-  };
-}
-
-export interface OpenLoopResult {
-  target_rps: number;
-  achieved_rps: number;
-  sent: number;
-  completed: number;
-  errors: number;
-  non2xx: number;
-  p50_ms: number;
-  p90_ms: number;
-  p99_ms: number;
-  p999_ms: number;
-  max_ms: number;
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return 0;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round((sorted[i] ?? 0) * 1000) / 1000;
-}
-
-/** The open loop's keep-alive pool: up to 256 connections, opened as requests need them. */
-export function openLoopPool(max = 256): Agent {
-  return new Agent({ keepAlive: true, maxSockets: max, maxFreeSockets: max });
-}
-
-/**
- * Open loop: requests start on a fixed schedule (rate per second) whatever the server does, and
- * latency runs from each request's scheduled start (no coordinated omission). Keep-alive pool of
- * up to 256 connections (openLoopPool); a request waiting for a free socket is waiting, and that counts.
- */
-export async function openLoop(
-  target: LoadTarget,
-  rate: number,
-  seconds: number,
-  /** Keep-alive connections to reuse (and leave open); by default a pool of 256 opened and closed here. */
-  pool?: Agent,
-): Promise<OpenLoopResult> {
-  const url = new URL(target.url);
-  const agent = pool ?? openLoopPool();
-  const total = Math.floor(rate * seconds);
-  const lat = new Float64Array(total);
-  let completed = 0;
-  let errors = 0;
-  let non2xx = 0;
-  let sent = 0;
-  const t0 = performance.now();
-  const one = (scheduled: number): Promise<void> =>
-    new Promise((resolve) => {
-      const req = request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname + url.search,
-          agent,
-          headers: target.headers ?? {},
-        },
-        (res) => {
-          if (res.statusCode !== 200) non2xx++;
-          res.on('data', () => undefined);
-          res.on('end', () => {
-            lat[completed++] = performance.now() - scheduled;
-            resolve();
-          });
-        },
-      );
-      req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end();
-    });
-  const inflight: Promise<void>[] = [];
-  await new Promise<void>((done) => {
-    const tick = (): void => {
-      const now = performance.now();
-      const due = Math.min(total, Math.floor(((now - t0) / 1000) * rate));
-      while (sent < due) {
-        const scheduled = t0 + (sent * 1000) / rate;
-        sent++;
-        inflight.push(one(scheduled));
-      }
-      if (sent >= total) return done();
-      // ~1 ms timer granularity: requests due in between go out together, each timed from its own slot.
-      setTimeout(tick, 1);
-    };
-    tick();
-  });
-  await Promise.all(inflight);
-  const elapsed = (performance.now() - t0) / 1000;
-  if (!pool) agent.destroy();
-  const sorted = lat.subarray(0, completed).sort();
-  return {
-    target_rps: rate,
-    achieved_rps: Math.round(completed / elapsed),
-    sent,
-    completed,
-    errors,
-    non2xx,
-    p50_ms: percentile(sorted, 50),
-    p90_ms: percentile(sorted, 90),
-    p99_ms: percentile(sorted, 99),
-    p999_ms: percentile(sorted, 99.9),
-    max_ms: percentile(sorted, 100),
   };
 }

@@ -7,22 +7,12 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  closedLoop,
-  cpuSeconds,
-  machine,
-  mib,
-  middleBy,
-  openLoop,
-  openLoopPool,
-  rssBytes,
-  usPerRequest,
-} from './bench-lib';
+import { closedLoop, cpuSeconds, machine, mib, middleBy, rssBytes, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
-import type { Agent } from 'node:http';
+import type { OpenLoop } from './open-loop-client';
 import { writeResults } from './gateway-report';
 import { startNodeFlags } from '../test/support/start-node-flags';
-import { ROOT, benchKey, build, startGateway } from './gateway-setup';
+import { ROOT, SERVER_NICE, benchKey, build, startGateway } from './gateway-setup';
 import type { Gateway } from './gateway-setup';
 
 export interface AbOptions {
@@ -44,6 +34,8 @@ export interface AbOptions {
   keepLog?: boolean;
   /** Open-loop rounds at this many requests per second; 0: closed-loop rounds. */
   rate: number;
+  /** The open loop's generator (one keep-alive pool per gateway, kept across the rounds). */
+  gen: OpenLoop;
   note: (s: string) => void;
 }
 
@@ -82,11 +74,13 @@ function served(r: { non2xx: number; errors: number }): void {
   if (r.non2xx || r.errors) throw new Error(`non-2xx ${r.non2xx}, errors ${r.errors}`);
 }
 
-async function round(gw: Gateway, t: LoadTarget, o: AbOptions, pool: Agent): Promise<AbRound> {
+async function round(gw: Gateway, t: LoadTarget, o: AbOptions): Promise<AbRound> {
+  // After the other gateway's round this one was idle: warm it at the rate first (open-loop-rounds.ts).
+  if (o.rate > 0) await o.gen.run(t, o.rate, 2);
   const before = cpuSeconds([gw.pid]);
   const cpuUs = (requests: number): number => usPerRequest(cpuSeconds([gw.pid]) - before, requests);
   if (o.rate > 0) {
-    const r = await openLoop(t, o.rate, o.seconds, pool);
+    const r = await o.gen.run(t, o.rate, o.seconds);
     const cpu = cpuUs(r.completed);
     served(r);
     return { rps: r.achieved_rps, cpu_us_per_req: cpu, p99_ms: r.p99_ms, p999_ms: r.p999_ms };
@@ -108,14 +102,14 @@ export async function ab(o: AbOptions): Promise<void> {
   console.log(`node flags: A ${base.startFlags.join(' ') || '(none)'}; B ${bFlags.join(' ') || '(none)'}`);
   let a: Gateway | undefined;
   let b: Gateway | undefined;
-  const pools = { a: openLoopPool(), b: openLoopPool() };
   try {
     // One after the other: both run the migrations on the same schema.
-    a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, ...base });
+    a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, nice: SERVER_NICE, ...base });
     b = await startGateway({
       env: o.env,
       logLevel: o.bLogLevel ?? o.logLevel,
       cpus: o.cpus,
+      nice: SERVER_NICE,
       startFlags: bFlags,
     });
     const headers = { 'x-api-key': await benchKey(b, o.secret) };
@@ -123,22 +117,17 @@ export async function ab(o: AbOptions): Promise<void> {
     const tb: LoadTarget = { url: `http://127.0.0.1:${b.port}${o.path}`, headers };
     await closedLoop(ta, o.connections, o.warmup);
     await closedLoop(tb, o.connections, o.warmup);
-    if (o.rate > 0) {
-      // Each pool's connections opened before the first measured round, as in the bench's open loop.
-      await openLoop(ta, o.rate, Math.min(2, o.seconds), pools.a);
-      await openLoop(tb, o.rate, Math.min(2, o.seconds), pools.b);
-    }
     const rounds: { a: AbRound; b: AbRound; rps: number; cpu: number }[] = [];
     for (let i = 0; i < o.rounds; i++) {
       // A, B then B, A: a machine that slows down or speeds up over a pair hits both sides alike.
       let ra: AbRound;
       let rb: AbRound;
       if (i % 2 === 0) {
-        ra = await round(a, ta, o, pools.a);
-        rb = await round(b, tb, o, pools.b);
+        ra = await round(a, ta, o);
+        rb = await round(b, tb, o);
       } else {
-        rb = await round(b, tb, o, pools.b);
-        ra = await round(a, ta, o, pools.a);
+        rb = await round(b, tb, o);
+        ra = await round(a, ta, o);
       }
       const r3 = (x: number): number => Math.round(x * 1000) / 1000;
       rounds.push({ a: ra, b: rb, rps: r3(rb.rps / ra.rps), cpu: r3(rb.cpu_us_per_req / ra.cpu_us_per_req) });
@@ -191,8 +180,6 @@ export async function ab(o: AbOptions): Promise<void> {
     });
     console.log(`written: ${file}`);
   } finally {
-    pools.a.destroy();
-    pools.b.destroy();
     await b?.stop();
     await a?.stop();
     rmSync(join(ROOT, 'var', 'bench-ab'), { recursive: true, force: true });

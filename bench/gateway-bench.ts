@@ -9,8 +9,10 @@
 // hits both; the table shows each one's median round and d/c is the median of the per-round ratios.
 // With two or more CPUs the server under test runs on the last CPU and the load generator and stub on
 // CPU 0 (taskset), so (b), (c) and (d) each get one core of their own; (e) gets all of them.
-// Then open-loop rounds at 50% of (d)'s peak, (a) and (d) alternating: the p99 the gateway adds.
-// Flags: --duration=10 --warmup=3 --rounds=3 --connections=32 --open-seconds=10 --only=a,b,c-http,c,d,e
+// Then open-loop rounds at 50% of (d)'s peak, (a), (c) and (d) alternating: the p99 the gateway adds,
+// beside what the bare proxy adds.
+// Flags: --duration=10 --warmup=3 --rounds=3 --connections=32 --open-seconds=10 --open-warmup=2
+//        --only=a,b,c-http,c,d,e
 //        --log-level=info --cpu-prof (profile gateway (d), summary printed) --no-build --no-pin
 //        --keep-log (keep the gateway's log of (d) and print its path)
 //        --fixed-rate=N (also (c) and (d) under an open loop at N req/s: CPU per request at equal load)
@@ -22,26 +24,20 @@
 // Results: bench/results/gateway-<date>.json and gateway-latest.json (soak: gateway-soak-*.json).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import {
-  closedLoop,
-  cpuSeconds,
-  machine,
-  openLoop,
-  openLoopPool,
-  processTree,
-  rssBytes,
-  usPerRequest,
-} from './bench-lib';
+import { closedLoop, cpuSeconds, machine, processTree, rssBytes, usPerRequest } from './bench-lib';
 import type { LoadResult, LoadTarget } from './bench-lib';
 import { markdown, median, medianRun, ratio, writeResults } from './gateway-report';
 import { openLoopRounds } from './open-loop-rounds';
+import { OPEN_LOOP_NODE_FLAGS, startOpenLoop } from './open-loop-client';
+import type { OpenLoop } from './open-loop-client';
 import type { OpenLoopComparison } from './open-loop-rounds';
 import type { Measured, Method } from './gateway-report';
 import {
+  SERVER_NICE,
   STUB_HOST,
   benchConfig,
   benchKey,
@@ -81,6 +77,8 @@ const WARMUP = num('warmup', 3);
 const ROUNDS = Math.max(1, num('rounds', 3));
 const CONNECTIONS = num('connections', 32);
 const OPEN_SECONDS = num('open-seconds', 10);
+/** Seconds at the open loop's rate before each measured window (see open-loop-rounds.ts). */
+const OPEN_WARMUP = num('open-warmup', 2);
 const ONLY = new Set((flag('only') ?? 'a,b,c-http,c,d,e').split(','));
 const LOG_LEVEL = flag('log-level') ?? 'info';
 const CPU_PROF = flag('cpu-prof') !== undefined;
@@ -139,20 +137,21 @@ interface AtRate {
 }
 
 /** CPU per request of a server under an open loop at a fixed rate: equal load, so equal batching. */
-async function cpuAtRate(id: string, pids: number[], t: LoadTarget, rate: number): Promise<AtRate> {
+async function cpuAtRate(
+  gen: OpenLoop,
+  id: string,
+  pids: number[],
+  t: LoadTarget,
+  rate: number,
+): Promise<AtRate> {
   process.stdout.write(`(${id}) at ${rate} req/s open loop ... `);
-  const pool = openLoopPool();
-  try {
-    await openLoop(t, rate, 2, pool);
-    const tree = pids.flatMap(processTree);
-    const before = cpuSeconds(tree);
-    const r = await openLoop(t, rate, OPEN_SECONDS, pool);
-    const cpu_us_per_req = usPerRequest(cpuSeconds(tree) - before, r.completed);
-    console.log(`${cpu_us_per_req} µs CPU/req, p99 ${r.p99_ms} ms`);
-    return { id, rate, achieved_rps: r.achieved_rps, cpu_us_per_req, p99_ms: r.p99_ms };
-  } finally {
-    pool.destroy();
-  }
+  await gen.run(t, rate, 2);
+  const tree = pids.flatMap(processTree);
+  const before = cpuSeconds(tree);
+  const r = await gen.run(t, rate, OPEN_SECONDS);
+  const cpu_us_per_req = usPerRequest(cpuSeconds(tree) - before, r.completed);
+  console.log(`${cpu_us_per_req} µs CPU/req, p99 ${r.p99_ms} ms`);
+  return { id, rate, achieved_rps: r.achieved_rps, cpu_us_per_req, p99_ms: r.p99_ms };
 }
 
 async function bodyBytes(t: LoadTarget): Promise<{ status: number; bytes: number }> {
@@ -203,8 +202,8 @@ async function main(): Promise<void> {
   });
   const redis = new Redis(REDIS_URL, { lazyConnect: false });
   cleanup.push(() => Promise.resolve(redis.disconnect()));
-  // Raising a priority takes root; without it the stub and Redis keep the generator's priority.
-  const serverPriority = process.getuid?.() === 0 ? -10 : undefined;
+  // Raising a priority takes root; without it the servers keep the generator's priority.
+  const serverPriority = SERVER_NICE;
   let redisPinned = 'Redis not moved';
   if (loadCpus && serverPriority !== undefined) {
     // A local Redis stands in for one on its own machine: off the server's CPU, like the stub.
@@ -216,12 +215,12 @@ async function main(): Promise<void> {
     }
   }
   try {
+    // At SERVER_NICE, like the servers under test: it stands in for an upstream on its own machine.
     const stub = await startStub(loadCpus);
-    // The stub stands in for an upstream on its own machine: above the load generator in the
-    // scheduler, so that its answers do not wait for the generator's time slice on the shared CPU.
-    if (serverPriority !== undefined) setPriority(stub.pid, serverPriority);
     cleanup.unshift(() => stub.stop());
     const stubUrl = `http://${STUB_HOST}:${stub.port}`;
+    const gen = await startOpenLoop(loadCpus);
+    cleanup.unshift(() => gen.close());
     const secret = randomBytes(24).toString('hex');
     const env = {
       CONFIG_DIR: benchConfig(stubUrl),
@@ -242,6 +241,7 @@ async function main(): Promise<void> {
         path: PATH,
         cpus: serverCpus,
         rate: FIXED_RATE,
+        gen,
         bNodeArgs: flag('b-node-args')?.split(' ').filter(Boolean),
         bLogLevel: flag('b-log-level'),
         keepLog: KEEP_LOG,
@@ -310,7 +310,13 @@ async function main(): Promise<void> {
     let headers: Record<string, string> = {};
     let t1: LoadTarget | undefined;
     if (ONLY.has('d') || ONLY.has('e')) {
-      const g = await startGateway({ env, logLevel: LOG_LEVEL, cpus: serverCpus, profDir });
+      const g = await startGateway({
+        env,
+        logLevel: LOG_LEVEL,
+        cpus: serverCpus,
+        nice: SERVER_NICE,
+        profDir,
+      });
       gw1 = g;
       cleanup.unshift(() => g.stop());
       headers = { 'x-api-key': await benchKey(g, secret) };
@@ -356,10 +362,9 @@ async function main(): Promise<void> {
       const d = rounds.d[i];
       if (c && d) rounds.dc.push(ratio(d.rps, c.rps) ?? 0);
     }
-    if (FIXED_RATE > 0 && bare) atRate.push(await cpuAtRate('c', [bare.pid], bare.target, FIXED_RATE));
+    if (FIXED_RATE > 0 && bare) atRate.push(await cpuAtRate(gen, 'c', [bare.pid], bare.target, FIXED_RATE));
     if (FIXED_RATE > 0 && gw1 && t1 && ONLY.has('d'))
-      atRate.push(await cpuAtRate('d', [gw1.pid], t1, FIXED_RATE));
-    if (bare) await bare.stop();
+      atRate.push(await cpuAtRate(gen, 'd', [gw1.pid], t1, FIXED_RATE));
     const c = medianRun(rounds.c);
     const d = medianRun(rounds.d);
     if (c) rows.push(c);
@@ -370,7 +375,15 @@ async function main(): Promise<void> {
 
     let open: OpenLoopComparison | undefined;
     if (gw1 && t1 && d && OPEN_SECONDS > 0)
-      open = await openLoopRounds(direct, t1, Math.max(1, Math.round(d.rps / 2)), OPEN_SECONDS, ROUNDS);
+      open = await openLoopRounds(
+        gen,
+        { a: direct, c: bare?.target, d: t1 },
+        Math.max(1, Math.round(d.rps / 2)),
+        OPEN_SECONDS,
+        ROUNDS,
+        OPEN_WARMUP,
+      );
+    if (bare) await bare.stop();
     if (gw1) {
       await gw1.stop();
       if (KEEP_LOG) console.log(`gateway log (d): ${gw1.logFile}`);
@@ -418,7 +431,7 @@ async function main(): Promise<void> {
       rounds: ROUNDS,
       open_loop_s: OPEN_SECONDS,
       log_level: LOG_LEVEL,
-      pinning: `${pinning} ${serverPriority !== undefined ? `Stub at nice ${serverPriority}.` : 'Stub at normal priority (not root).'} ${redisPinned}; PostgreSQL (not on the hot path) untouched.`,
+      pinning: `${pinning} ${serverPriority !== undefined ? `Stub and the servers under test (b)-(d), all their threads, at nice ${serverPriority}; the load generators and (e) at 0.` : 'Every process at normal priority (not root).'} ${redisPinned}; PostgreSQL (not on the hot path) untouched. Open loop: its own generator process on CPU ${loadCpus ?? 'any'} (undici, ${OPEN_LOOP_NODE_FLAGS.join(' ')}).`,
     };
     const result = {
       date: new Date().toISOString(),
@@ -434,7 +447,17 @@ async function main(): Promise<void> {
       rounds,
       ratios,
       open_loop: open
-        ? { a: open.median.a, d: open.median.d, p99_added_ms: open.median.p99_added_ms, rounds: open.rounds }
+        ? {
+            rate: open.rate,
+            seconds: open.seconds,
+            warmup_s: open.warmup_s,
+            a: open.median.a,
+            c: open.median.c,
+            d: open.median.d,
+            p99_added_ms: open.median.p99_added_ms,
+            c_p99_added_ms: open.c_p99_added_ms,
+            rounds: open.rounds,
+          }
         : null,
       fixed_rate: atRate.length > 0 ? atRate : null,
       redis_evalsha_per_gateway_request: evalshaPerReq,

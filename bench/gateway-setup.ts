@@ -26,9 +26,27 @@ export interface Gateway extends Server {
   logFile: string;
 }
 
-/** cmd and args, run through taskset on the given CPU list ("1", "0-1") when there is one. */
-export function onCpus(cpus: string | undefined, cmd: string, args: string[]): [string, string[]] {
-  return cpus === undefined ? [cmd, args] : ['taskset', ['-c', cpus, cmd, ...args]];
+/**
+ * The priority the bench's servers run at, all their threads, when the bench may raise one (root):
+ * the stub and Redis, which stand in for machines of their own, answer before the load generator's
+ * next time slice, and the server under test keeps its CPU against the other services of a shared
+ * machine (its message brokers, databases and the kernel's housekeeping threads), which then take
+ * their turns on it in short slices instead of holding it for milliseconds. Not the load generators.
+ */
+export const SERVER_NICE: number | undefined = process.getuid?.() === 0 ? -10 : undefined;
+
+/**
+ * cmd and args, run through taskset on the given CPU list ("1", "0-1") when there is one, and
+ * through nice at the given priority: both apply to every thread the process will start.
+ */
+export function onCpus(
+  cpus: string | undefined,
+  cmd: string,
+  args: string[],
+  nice?: number,
+): [string, string[]] {
+  const [c, a] = cpus === undefined ? [cmd, args] : ['taskset', ['-c', cpus, cmd, ...args]];
+  return nice === undefined ? [c, a] : ['nice', ['-n', String(nice), c, ...a]];
 }
 
 /** Can this machine pin: at least two CPUs and taskset (util-linux) installed. */
@@ -44,7 +62,7 @@ export function canPin(nproc: number): boolean {
 
 /** Moves this process (the load generators run in it) to the given CPUs. */
 export function pinSelf(cpus: string): void {
-  execFileSync('taskset', ['-cp', cpus, String(process.pid)], { stdio: 'pipe' });
+  execFileSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { stdio: 'pipe' });
 }
 
 /**
@@ -72,7 +90,7 @@ export function pinProcess(pid: number, cpus: string, priority: number): (() => 
 /** A bench/*.ts server run through tsx; it prints {"port":N} once it listens. */
 async function startScript(script: string, args: string[], cpus: string | undefined): Promise<Server> {
   const child = spawnChild(
-    ...onCpus(cpus, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script), ...args]),
+    ...onCpus(cpus, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script), ...args], SERVER_NICE),
     { cwd: ROOT },
   );
   return { ...child, port: Number((await child.firstJson).port) };
@@ -100,6 +118,8 @@ export interface GatewayOptions {
   dist?: string;
   /** Flags for node (default: those this tree's `npm start` gives it; --ab's A runs with its revision's). */
   startFlags?: string[];
+  /** Scheduling priority (SERVER_NICE for a gateway on a CPU of its own; none when it shares the load's). */
+  nice?: number;
 }
 
 /**
@@ -117,7 +137,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     ...(opts.startFlags ?? startNodeFlags(ROOT)),
     join(opts.dist ?? DIST, 'main.js'),
   ];
-  const child = spawnChild(...onCpus(opts.cpus, process.execPath, args), {
+  const child = spawnChild(...onCpus(opts.cpus, process.execPath, args, opts.nice), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -264,16 +284,12 @@ ${temp}
 `;
   writeFileSync(join(dir, 'nginx.conf'), conf);
   const child = spawnChild(
-    ...onCpus(cpus, bin, [
-      '-p',
-      dir,
-      '-e',
-      join(dir, 'error.log'),
-      '-c',
-      join(dir, 'nginx.conf'),
-      '-g',
-      'daemon off;',
-    ]),
+    ...onCpus(
+      cpus,
+      bin,
+      ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'],
+      SERVER_NICE,
+    ),
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   await waitForHttp(`http://127.0.0.1:${port}/`, 20_000);

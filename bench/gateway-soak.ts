@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { closedLoop, cpuSeconds, machine, mib, rssBytes, sleep, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import { writeResults } from './gateway-report';
-import { benchKey, startGateway } from './gateway-setup';
+import { SERVER_NICE, benchKey, startGateway } from './gateway-setup';
 
 export interface SoakOptions {
   env: Record<string, string>;
@@ -20,7 +20,7 @@ export interface SoakOptions {
 /** One gateway under closed-loop load for `seconds`; RSS every 5 s, heap from /metrics every 10 s. */
 export async function soak(o: SoakOptions): Promise<void> {
   const { seconds, connections } = o;
-  const gw = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus });
+  const gw = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, nice: SERVER_NICE });
   try {
     const key = await benchKey(gw, o.secret);
     const t: LoadTarget = { url: `http://127.0.0.1:${gw.port}${o.path}`, headers: { 'x-api-key': key } };

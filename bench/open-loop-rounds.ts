@@ -1,69 +1,108 @@
-// The p99 the gateway adds, measured in alternating open-loop rounds: (a), (d), (a), (d), ...
+// The p99 the gateway adds, measured in alternating open-loop rounds: (a), (c), (d), (a), (c), (d), ...
 // One 10 s window on a shared 2-vCPU machine can hold a stall of the machine itself (the direct
 // path's own p99 moves between 2 and 7 ms from one window to the next), so, as for d/c, each round
-// pairs (a) with the (d) right after it and the median round is the figure; every round is kept.
-import { middleBy, openLoop, openLoopPool } from './bench-lib';
-import type { LoadTarget, OpenLoopResult } from './bench-lib';
+// pairs (a) with the (c) and (d) right after it and the median round is the figure; every round is
+// kept. (c), the bare proxy, is what Node itself adds on the same path: the limit for the gateway.
+//
+// Every measured window follows a warm-up window on the same target: while the other targets are
+// measured a server sits idle, and after a few idle seconds V8's memory reducer shrinks its heap,
+// so that the first second of load brings a full collection and regrows the young generation
+// (a 0.4-1.2 s stall with single requests waiting up to 660 ms, measured on the gateway). A round
+// measures the server under steady load at the rate, not its resumption after the other's round.
+import { middleBy } from './bench-lib';
+import type { LoadTarget } from './bench-lib';
+import type { OpenLoop, OpenLoopResult } from './open-loop-client';
 
 export interface OpenRound {
   a: OpenLoopResult;
+  c?: OpenLoopResult;
   d: OpenLoopResult;
   p99_added_ms: number;
+  /** What the bare proxy adds over (a) in the same round. */
+  c_p99_added_ms?: number;
 }
 
 export interface OpenLoopComparison {
   rate: number;
   seconds: number;
+  warmup_s: number;
   rounds: OpenRound[];
   /** The round whose added p99 is the median (the lower middle of an even count). */
   median: OpenRound;
+  /** The median of the bare proxy's added p99 over the rounds, when (c) was measured. */
+  c_p99_added_ms?: number;
 }
 
 const ms = (x: number): number => Math.round(x * 100) / 100;
 
+export interface OpenTargets {
+  a: LoadTarget;
+  c?: LoadTarget;
+  d: LoadTarget;
+}
+
 export async function openLoopRounds(
-  direct: LoadTarget,
-  gateway: LoadTarget,
+  gen: OpenLoop,
+  targets: OpenTargets,
   rate: number,
   seconds: number,
   count: number,
+  warmup = 2,
 ): Promise<OpenLoopComparison> {
   const rounds: OpenRound[] = [];
-  // One pool per target for all rounds, its connections opened in the warm-up, as a client's pool
-  // would be: a round measures requests, not connection set-up at its start.
-  const pools = { a: openLoopPool(), d: openLoopPool() };
-  try {
-    for (let i = 0; i < count; i++) {
-      process.stdout.write(`open loop at ${rate} req/s, round ${i + 1}/${count}: (a) ... `);
-      if (i === 0) await openLoop(direct, rate, Math.min(2, seconds), pools.a);
-      const a = await openLoop(direct, rate, seconds, pools.a);
-      process.stdout.write(`p99 ${a.p99_ms} ms; (d) ... `);
-      if (i === 0) await openLoop(gateway, rate, Math.min(2, seconds), pools.d);
-      const d = await openLoop(gateway, rate, seconds, pools.d);
-      const added = ms(d.p99_ms - a.p99_ms);
-      console.log(`p99 ${d.p99_ms} ms, added ${added} ms`);
-      rounds.push({ a, d, p99_added_ms: added });
+  // The generator keeps one pool per target for all rounds, its connections opened in the first
+  // warm-up, as a client's pool would be: a round measures requests, not connection set-up.
+  const measure = async (t: LoadTarget): Promise<OpenLoopResult> => {
+    if (warmup > 0) await gen.run(t, rate, warmup);
+    return gen.run(t, rate, seconds);
+  };
+  for (let i = 0; i < count; i++) {
+    process.stdout.write(`open loop at ${rate} req/s, round ${i + 1}/${count}: (a) ... `);
+    const a = await measure(targets.a);
+    process.stdout.write(`p99 ${a.p99_ms} ms; `);
+    let c: OpenLoopResult | undefined;
+    if (targets.c) {
+      process.stdout.write('(c) ... ');
+      c = await measure(targets.c);
+      process.stdout.write(`p99 ${c.p99_ms} ms, added ${ms(c.p99_ms - a.p99_ms)} ms; `);
     }
-  } finally {
-    pools.a.destroy();
-    pools.d.destroy();
+    process.stdout.write('(d) ... ');
+    const d = await measure(targets.d);
+    const added = ms(d.p99_ms - a.p99_ms);
+    console.log(`p99 ${d.p99_ms} ms, added ${added} ms`);
+    rounds.push({ a, ...(c && { c, c_p99_added_ms: ms(c.p99_ms - a.p99_ms) }), d, p99_added_ms: added });
   }
-  return { rate, seconds, rounds, median: middleBy(rounds, (r) => r.p99_added_ms)! };
+  const cAdded = rounds.filter((r) => r.c_p99_added_ms !== undefined);
+  return {
+    rate,
+    seconds,
+    warmup_s: warmup,
+    rounds,
+    median: middleBy(rounds, (r) => r.p99_added_ms)!,
+    ...(cAdded.length > 0 && { c_p99_added_ms: middleBy(cAdded, (r) => r.c_p99_added_ms!)!.c_p99_added_ms }),
+  };
 }
 
 export function openLoopMarkdown(o: OpenLoopComparison): string[] {
-  const { a, d } = o.median;
+  const { a, c, d } = o.median;
   const row = (id: string, r: OpenLoopResult): string =>
     `| ${id} | ${r.achieved_rps} | ${r.p50_ms} | ${r.p90_ms} | ${r.p99_ms} | ${r.p999_ms} | ${r.non2xx} / ${r.errors} |`;
+  const order = c ? '(a), (c), (d)' : '(a), (d)';
   return [
     '',
-    `Open loop at ${o.rate} req/s (50% of (d)'s peak), ${o.seconds} s per target, ${o.rounds.length} alternating rounds (a, d, a, d, ...), latency from scheduled start; the median round:`,
+    `Open loop at ${o.rate} req/s (50% of (d)'s peak), ${o.seconds} s per target after ${o.warmup_s} s at the same rate, ${o.rounds.length} rounds of ${order}, latency from scheduled start; the round with the median p99 added by (d):`,
     '',
     '| target | achieved req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | non-2xx / errors |',
     '|---|---:|---:|---:|---:|---:|---:|',
     row('(a) upstream direct', a),
+    ...(c ? [row('(c) bare Node proxy', c)] : []),
     row('(d) gateway', d),
     '',
     `p99 added by the gateway over (a): ${o.median.p99_added_ms} ms, median of the rounds ${o.rounds.map((r) => r.p99_added_ms).join(', ')} (p50 added in the median round: ${ms(d.p50_ms - a.p50_ms)} ms).`,
+    ...(o.c_p99_added_ms !== undefined
+      ? [
+          `p99 added by the bare proxy (c) over (a): ${o.c_p99_added_ms} ms, median of the rounds ${o.rounds.map((r) => r.c_p99_added_ms).join(', ')}.`,
+        ]
+      : []),
   ];
 }
