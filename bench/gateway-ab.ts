@@ -3,11 +3,13 @@
 // A, B, B, A, A, B, ...: throughput and CPU per request of each round, and B/A per round. For changes
 // worth a few microseconds per request, which the drift of a shared machine between two runs hides.
 // With --fixed-rate=N the rounds are open-loop at N req/s instead (one keep-alive pool per gateway),
-// and each round also gives both gateways' p99 and p99.9 from the scheduled start.
+// and each round also gives both gateways' p99 and p99.9 from the scheduled start. With --idle=S as
+// well, each round measures a resumption: both gateways under the load for 8 s, then idle for S s,
+// then each one's first window (--duration) at the rate, in alternating order; full GCs are counted.
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { closedLoop, cpuSeconds, machine, mib, middleBy, rssBytes, usPerRequest } from './bench-lib';
+import { closedLoop, cpuSeconds, machine, mib, middleBy, rssBytes, sleep, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { OpenLoop } from './open-loop-client';
 import { writeResults } from './gateway-report';
@@ -36,6 +38,8 @@ export interface AbOptions {
   rate: number;
   /** The open loop's generator (one keep-alive pool per gateway, kept across the rounds). */
   gen: OpenLoop;
+  /** With rate: seconds both sit idle before each round, which then measures their resumption. */
+  idle: number;
   note: (s: string) => void;
 }
 
@@ -44,6 +48,14 @@ interface AbRound {
   cpu_us_per_req: number;
   p99_ms?: number;
   p999_ms?: number;
+  max_ms?: number;
+  /** Full (mark-compact) collections of the gateway during the round, from its /metrics. */
+  major_gcs: number;
+}
+
+async function majorGcs(gw: Gateway): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${gw.adminPort}/metrics`)).text();
+  return Number(/nodejs_gc_duration_seconds_count\{kind="major"\} (\d+)/.exec(text)?.[1] ?? 0);
 }
 
 /**
@@ -75,24 +87,35 @@ function served(r: { non2xx: number; errors: number }): void {
 }
 
 async function round(gw: Gateway, t: LoadTarget, o: AbOptions): Promise<AbRound> {
-  // After the other gateway's round this one was idle: warm it at the rate first (open-loop-rounds.ts).
-  if (o.rate > 0) await o.gen.run(t, o.rate, 2);
+  // After the other gateway's round this one was idle: warm it at the rate first (open-loop-rounds.ts),
+  // unless the round is there to measure just that (--idle).
+  if (o.rate > 0 && o.idle === 0) await o.gen.run(t, o.rate, 2);
+  const gcs = await majorGcs(gw);
   const before = cpuSeconds([gw.pid]);
   const cpuUs = (requests: number): number => usPerRequest(cpuSeconds([gw.pid]) - before, requests);
   if (o.rate > 0) {
     const r = await o.gen.run(t, o.rate, o.seconds);
     const cpu = cpuUs(r.completed);
     served(r);
-    return { rps: r.achieved_rps, cpu_us_per_req: cpu, p99_ms: r.p99_ms, p999_ms: r.p999_ms };
+    const major_gcs = (await majorGcs(gw)) - gcs;
+    return {
+      rps: r.achieved_rps,
+      cpu_us_per_req: cpu,
+      p99_ms: r.p99_ms,
+      p999_ms: r.p999_ms,
+      max_ms: r.max_ms,
+      major_gcs,
+    };
   }
   const r = await closedLoop(t, o.connections, o.seconds);
   const cpu = cpuUs(r.requests);
   served(r);
-  return { rps: r.rps, cpu_us_per_req: cpu };
+  return { rps: r.rps, cpu_us_per_req: cpu, major_gcs: (await majorGcs(gw)) - gcs };
 }
 
 const tail = (r: AbRound): string =>
-  r.p99_ms === undefined ? '' : ` p99 ${r.p99_ms} ms p99.9 ${r.p999_ms} ms;`;
+  (r.p99_ms === undefined ? '' : ` p99 ${r.p99_ms} ms p99.9 ${r.p999_ms} ms max ${r.max_ms} ms;`) +
+  (r.major_gcs > 0 ? ` ${r.major_gcs} full GC;` : '');
 
 export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
@@ -120,6 +143,11 @@ export async function ab(o: AbOptions): Promise<void> {
     const rounds: { a: AbRound; b: AbRound; rps: number; cpu: number }[] = [];
     for (let i = 0; i < o.rounds; i++) {
       // A, B then B, A: a machine that slows down or speeds up over a pair hits both sides alike.
+      if (o.rate > 0 && o.idle > 0) {
+        await o.gen.run(ta, o.rate, 8);
+        await o.gen.run(tb, o.rate, 8);
+        await sleep(o.idle * 1000);
+      }
       let ra: AbRound;
       let rb: AbRound;
       if (i % 2 === 0) {
@@ -146,6 +174,8 @@ export async function ab(o: AbOptions): Promise<void> {
         b_p99_ms: middleBy(rounds, (r) => r.b.p99_ms!)!.b.p99_ms,
         b_p99_lower_in: rounds.filter((r) => r.b.p99_ms! < r.a.p99_ms!).length,
       }),
+      a_major_gcs: rounds.reduce((n, r) => n + r.a.major_gcs, 0),
+      b_major_gcs: rounds.reduce((n, r) => n + r.b.major_gcs, 0),
     };
     console.log(
       `\nmedians: A ${med.a_cpu_us} µs/req, B ${med.b_cpu_us} µs/req; B/A throughput ${med.rps}, CPU per request ${med.cpu}`,
@@ -154,10 +184,11 @@ export async function ab(o: AbOptions): Promise<void> {
     console.log(`RSS after the rounds: A ${rssMb.a} MB, B ${rssMb.b} MB`);
     if (o.rate > 0) {
       console.log(
-        `p99: A ${med.a_p99_ms} ms, B ${med.b_p99_ms} ms (B lower in ${med.b_p99_lower_in} of ${o.rounds} rounds)`,
+        `p99: A ${med.a_p99_ms} ms, B ${med.b_p99_ms} ms (B lower in ${med.b_p99_lower_in} of ${o.rounds} rounds); full GCs in the rounds: A ${med.a_major_gcs}, B ${med.b_major_gcs}`,
       );
     }
-    const file = writeResults(o.rate > 0 ? 'gateway-ab-open' : 'gateway-ab', {
+    const kind = o.rate === 0 ? 'gateway-ab' : o.idle > 0 ? 'gateway-ab-resume' : 'gateway-ab-open';
+    const file = writeResults(kind, {
       date: new Date().toISOString(),
       machine: machine(),
       a: { revision: o.base, commit: rev, node_flags: base.startFlags },
@@ -173,6 +204,7 @@ export async function ab(o: AbOptions): Promise<void> {
         warmup_s: o.warmup,
         cpus: o.cpus,
         open_loop_rps: o.rate || undefined,
+        idle_s: o.idle || undefined,
       },
       rounds,
       medians: med,

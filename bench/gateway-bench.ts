@@ -20,7 +20,8 @@
 //        --ab=<revision> (the gateway built from <revision> against the working tree's, alternating
 //        rounds; --rounds, --duration, --warmup apply, and --fixed-rate=N makes them open-loop rounds
 //        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
-//        with node flags or another log level; nothing else)
+//        with node flags or another log level; with --fixed-rate, --idle=S measures resumption after
+//        S idle seconds instead; nothing else)
 // Results: bench/results/gateway-<date>.json and gateway-latest.json (soak: gateway-soak-*.json).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -242,6 +243,7 @@ async function main(): Promise<void> {
         cpus: serverCpus,
         rate: FIXED_RATE,
         gen,
+        idle: num('idle', 0),
         bNodeArgs: flag('b-node-args')?.split(' ').filter(Boolean),
         bLogLevel: flag('b-log-level'),
         keepLog: KEEP_LOG,
