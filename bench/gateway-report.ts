@@ -1,5 +1,5 @@
 // Results of the gateway bench: the JSON under bench/results/ and the markdown table printed at the end.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { middleBy } from './bench-lib';
 import type { LoadResult, Machine } from './bench-lib';
@@ -43,11 +43,20 @@ export function medianRun(runs: readonly Measured[]): Measured | undefined {
   return middleBy(runs, (r) => r.rps);
 }
 
-export function writeResults(name: string, data: unknown): string {
+/**
+ * Writes the run's JSON as `<name>-<date>.json` and `<name>-latest.json`. A second run on the same
+ * day gets `<name>-<date>T<hhmmss>.json` rather than replacing the first one's file.
+ */
+export function writeResults(name: string, data: unknown, now = new Date()): string {
   mkdirSync(RESULTS, { recursive: true });
-  const file = join(RESULTS, `${name}-${new Date().toISOString().slice(0, 10)}.json`);
-  writeFileSync(file, JSON.stringify(data, null, 2) + '\n');
-  writeFileSync(join(RESULTS, `${name}-latest.json`), JSON.stringify(data, null, 2) + '\n');
+  const iso = now.toISOString();
+  const dated = join(RESULTS, `${name}-${iso.slice(0, 10)}.json`);
+  const file = existsSync(dated)
+    ? join(RESULTS, `${name}-${iso.slice(0, 10)}T${iso.slice(11, 19).replaceAll(':', '')}.json`)
+    : dated;
+  const text = JSON.stringify(data, null, 2) + '\n';
+  writeFileSync(file, text);
+  writeFileSync(join(RESULTS, `${name}-latest.json`), text);
   return file;
 }
 
