@@ -4,8 +4,11 @@ import { createServer } from 'node:http';
 import { ConfigError } from './config/load-config';
 import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
+import { runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
+import { createWorkerRestarts } from './runtime/worker-restarts';
 import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
+import { systemClock } from './util/clock';
 import { batchedDestination, createLogger } from './util/logger';
 
 const env = process.env;
@@ -67,32 +70,25 @@ async function runUpstream(name: string): Promise<void> {
  * WORKERS=N (N > 1): N gateway processes sharing the ports through node:cluster. Only with shared
  * state (DATABASE_URL and REDIS_URL): PGlite and in-memory counters belong to one process.
  */
-function runPrimary(workers: number): void {
+function startPrimary(workers: number): void {
   if (!env.DATABASE_URL || !env.REDIS_URL) {
     logger.fatal({ workers }, 'WORKERS > 1 needs DATABASE_URL and REDIS_URL (state shared by the workers)');
     process.exit(1);
   }
-  let stopping = false;
-  for (let i = 0; i < workers; i++) cluster.fork();
-  cluster.on('exit', (worker, code) => {
-    if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-      return;
-    }
-    logger.error({ pid: worker.process.pid, code }, 'gateway worker exited; starting another');
-    cluster.fork();
+  const primary = runPrimary(workers, {
+    cluster,
+    logger,
+    restarts: createWorkerRestarts(systemClock),
+    exit: (code) => process.exit(code),
   });
-  const each = (signal: NodeJS.Signals): void => {
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
-  };
-  process.on('SIGTERM', () => ((stopping = true), each('SIGTERM')));
-  process.on('SIGINT', () => ((stopping = true), each('SIGTERM')));
-  process.on('SIGHUP', () => each('SIGHUP'));
+  process.on('SIGTERM', () => primary.stop());
+  process.on('SIGINT', () => primary.stop());
+  process.on('SIGHUP', () => primary.reload());
 }
 
 const [command, arg] = process.argv.slice(2);
 const workers = num(env.WORKERS) ?? 1;
-if (command !== 'upstream' && workers > 1 && cluster.isPrimary) runPrimary(workers);
+if (command !== 'upstream' && workers > 1 && cluster.isPrimary) startPrimary(workers);
 else
   (command === 'upstream' ? runUpstream(arg ?? '') : runProduct()).catch((err: unknown) => {
     if (err instanceof ConfigError)

@@ -1,0 +1,72 @@
+import type { Cluster } from 'node:cluster';
+import type { Logger } from '../util/logger';
+import type { WorkerRestarts } from './worker-restarts';
+
+export interface PrimaryDeps {
+  cluster: Cluster;
+  logger: Logger;
+  restarts: WorkerRestarts;
+  exit: (code: number) => void;
+}
+
+export interface Primary {
+  /** Stops every worker (SIGTERM: each drains) and exits once all are gone. */
+  stop(): void;
+  /** Has every worker reload its config (SIGHUP). */
+  reload(): void;
+}
+
+/**
+ * The node:cluster primary of WORKERS=N: forks the workers and replaces those that die, as
+ * `restarts` decides; when it decides to give up, stops the others and exits with 1.
+ */
+export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
+  const { cluster, logger, restarts } = deps;
+  let stopping = false;
+  let exitCode = 0;
+  const pending = new Set<NodeJS.Timeout>();
+  const alive = (): number => Object.keys(cluster.workers ?? {}).length;
+  const fork = (): void => {
+    const w = cluster.fork();
+    restarts.started(w.id);
+  };
+  const stopAll = (code: number): void => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    for (const t of pending) clearTimeout(t);
+    pending.clear();
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    if (alive() === 0) deps.exit(exitCode);
+  };
+  cluster.on('listening', (worker) => restarts.ready(worker.id));
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (alive() === 0) deps.exit(exitCode);
+      return;
+    }
+    const decision = restarts.exited(worker.id);
+    const about = { pid: worker.process.pid, code, signal };
+    if (decision.kind === 'give-up') {
+      const why =
+        decision.reason === 'never_started'
+          ? 'a gateway worker failed to start; stopping'
+          : 'gateway workers keep dying; stopping rather than restarting in a loop';
+      logger.fatal({ ...about, reason: decision.reason }, why);
+      return stopAll(1);
+    }
+    logger.error({ ...about, restart_in_ms: decision.delayMs }, 'gateway worker exited; starting another');
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      if (!stopping) fork();
+    }, decision.delayMs);
+    pending.add(timer);
+  });
+  for (let i = 0; i < workers; i++) fork();
+  return {
+    stop: () => stopAll(0),
+    reload() {
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
+    },
+  };
+}
