@@ -3,6 +3,7 @@ import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { ConfigError } from './config/load-config';
 import { migrate } from './db/migrate';
+import { serveClusterMetrics } from './observability/cluster-metrics';
 import { openDb } from './db/open-db';
 import { runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
@@ -29,6 +30,7 @@ async function runProduct(): Promise<void> {
     adminJwtSecret: env.ADMIN_JWT_SECRET || undefined,
     adminJwksUrl: env.ADMIN_JWKS_URL || undefined,
     logger,
+    clusterWorker: cluster.isWorker,
   });
   let stopping = false;
   const stop = (signal: string): void => {
@@ -75,6 +77,7 @@ function startPrimary(workers: number): void {
     logger.fatal({ workers }, 'WORKERS > 1 needs DATABASE_URL and REDIS_URL (state shared by the workers)');
     process.exit(1);
   }
+  serveClusterMetrics(cluster);
   const primary = runPrimary(workers, {
     cluster,
     logger,

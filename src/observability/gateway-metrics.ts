@@ -50,6 +50,8 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
       name: 'lookup_upstream_up',
       help: '1 when the upstream answered its last health check.',
       labelNames: ['upstream'],
+      // WORKERS=N, aggregated: up only when every worker's last check found it up.
+      aggregator: 'min',
       ...r,
     }),
     quotaReservations: new HotCounter({
@@ -73,6 +75,8 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
     storeFallbackActive: new Gauge({
       name: 'lookup_store_fallback_active',
       help: '1 while counters run on the per-replica fallback because Redis is unreachable.',
+      // WORKERS=N, aggregated: 1 while any worker is on its fallback.
+      aggregator: 'max',
       ...r,
     }),
     configReloads: new Counter({

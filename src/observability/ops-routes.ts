@@ -13,7 +13,13 @@ export interface ReadinessCheck {
  */
 export function mountOpsRoutes(
   app: express.Express,
-  deps: { registry: Registry; identity: IdentitySigner; readiness: ReadinessCheck[] },
+  deps: {
+    registry: Registry;
+    identity: IdentitySigner;
+    readiness: ReadinessCheck[];
+    /** The text /metrics serves, when not this registry's alone (a cluster worker: all workers'). */
+    metricsText?: () => Promise<string>;
+  },
 ): void {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -28,8 +34,18 @@ export function mountOpsRoutes(
       .json({ status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) });
   });
   app.get('/metrics', async (_req, res) => {
+    let text: string;
+    try {
+      text = deps.metricsText ? await deps.metricsText() : await deps.registry.metrics();
+    } catch (err) {
+      res
+        .status(503)
+        .type('text/plain')
+        .end(`metrics unavailable: ${(err as Error).message}\n`);
+      return;
+    }
     res.setHeader('Content-Type', deps.registry.contentType);
-    res.end(await deps.registry.metrics());
+    res.end(text);
   });
   app.get('/.well-known/jwks.json', (_req, res) => {
     res.json(deps.identity.jwks());

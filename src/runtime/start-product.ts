@@ -16,6 +16,7 @@ import type { GatewayApp } from '../gateway/create-app';
 import { createIdentitySigner } from '../gateway/identity-signer';
 import { SqlCreditLedger } from '../metering/credit-ledger';
 import { createGatewayMetrics } from '../observability/gateway-metrics';
+import { clusterMetricsSource } from '../observability/cluster-metrics';
 import { mountOpsRoutes } from '../observability/ops-routes';
 import { systemClock } from '../util/clock';
 import type { Clock } from '../util/clock';
@@ -43,6 +44,8 @@ export interface ProductOptions {
   /** Where the first-start banner (demo keys, admin token) goes; never the log. */
   print?: (text: string) => void;
   watchConfig?: boolean;
+  /** A node:cluster worker (WORKERS=N): /metrics serves every worker's metrics, through the primary. */
+  clusterWorker?: boolean;
 }
 
 export interface RunningProduct {
@@ -157,6 +160,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     mountOps: (app) =>
       mountOpsRoutes(app, {
         registry: metrics.registry,
+        metricsText: opts.clusterWorker ? clusterMetricsSource(metrics.registry) : undefined,
         identity,
         readiness: [
           { name: 'config', check: () => Promise.resolve(true) },

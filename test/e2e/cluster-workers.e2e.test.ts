@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { get } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,5 +122,45 @@ describe('WORKERS=2: the cluster primary', () => {
     product = undefined;
     expect(code).toBe(0);
     for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
+  }, 180_000);
+});
+
+describe('WORKERS=2: /metrics', () => {
+  let product: ProductProcess | undefined;
+  afterAll(async () => {
+    await product?.stop();
+  });
+
+  /** A scrape on a connection of its own, so that successive scrapes land on either worker. */
+  const scrape = (p: ProductProcess): Promise<{ status: number; text: string }> =>
+    new Promise((resolve, reject) => {
+      get(`${p.admin}/metrics`, { agent: false }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      }).on('error', reject);
+    });
+
+  const total = (text: string, name: string): number =>
+    text
+      .split('\n')
+      .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
+      .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+
+  it('answers for every worker, whichever one takes the scrape', async () => {
+    product = await startProductProcess(env());
+    await twoWorkers(product.child.pid!);
+    // Every answer on a new connection: cluster hands connections to the workers in turn.
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${product!.base}/v1/me`, { headers: { connection: 'close' } }).then((r) => r.text()),
+      ),
+    );
+    const scrapes = await Promise.all(Array.from({ length: 6 }, () => scrape(product!)));
+    for (const s of scrapes) {
+      expect(s.status).toBe(200);
+      expect(total(s.text, 'lookup_http_requests_total')).toBe(20);
+      expect(s.text).toContain('lookup_upstream_up');
+    }
   }, 180_000);
 });
