@@ -26,6 +26,9 @@ export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
   let exitCode = 0;
   const pending = new Set<NodeJS.Timeout>();
   const alive = (): number => Object.keys(cluster.workers ?? {}).length;
+  const signalAll = (signal: NodeJS.Signals): void => {
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
+  };
   const fork = (): void => {
     const w = cluster.fork();
     restarts.started(w.id);
@@ -36,7 +39,7 @@ export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
     exitCode = code;
     for (const t of pending) clearTimeout(t);
     pending.clear();
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    signalAll('SIGTERM');
     if (alive() === 0) deps.exit(exitCode);
   };
   cluster.on('listening', (worker) => restarts.ready(worker.id));
@@ -65,8 +68,6 @@ export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
   for (let i = 0; i < workers; i++) fork();
   return {
     stop: () => stopAll(0),
-    reload() {
-      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
-    },
+    reload: () => signalAll('SIGHUP'),
   };
 }

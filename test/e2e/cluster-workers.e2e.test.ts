@@ -1,12 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { get } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/databases';
-import { ADMIN_SECRET, ROOT, apiGet, startProductProcess, tempConfig } from './product-process';
+import { ADMIN_SECRET, apiGet, spawnProduct, startProductProcess, tempConfig } from './product-process';
 import type { ProductProcess } from './product-process';
 
 // WORKERS=2: the node:cluster primary and its two gateway workers, as separate processes.
@@ -40,11 +37,16 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60
   }
 }
 
-const twoWorkers = (primary: number): Promise<number[]> =>
-  until('two workers', () => {
-    const w = workersOf(primary);
+const startedLines = (p: ProductProcess): number => p.output().split('"lookup api started"').length - 1;
+
+/** Both workers' pids, once both have started (a worker killed before it listened is another case). */
+async function twoWorkers(p: ProductProcess): Promise<number[]> {
+  await until('both workers started', () => (startedLines(p) >= 2 ? true : undefined));
+  return until('two workers', () => {
+    const w = workersOf(p.child.pid!);
     return w.length === 2 ? w : undefined;
   });
+}
 
 beforeAll(async () => {
   const pg = new Client({ connectionString: TEST_DATABASE_URL });
@@ -69,22 +71,9 @@ describe('WORKERS=2: the cluster primary', () => {
 
   it('exits with 1 when the workers cannot start, instead of starting them again in a loop', async () => {
     const configDir = tempConfig((docs) => docs.plans.set('per_ip_per_minute', 'many'));
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        ...env(),
-        CONFIG_DIR: configDir,
-        PORT: '0',
-        ADMIN_PORT: '0',
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'lk-data-')),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    const run = spawnProduct({ ...env(), CONFIG_DIR: configDir });
+    const code = await run.exited;
+    const out = run.output();
     expect(code).toBe(1);
     expect(out).toContain('invalid configuration');
     expect(out).toContain('"reason":"never_started"');
@@ -94,7 +83,7 @@ describe('WORKERS=2: the cluster primary', () => {
   it('replaces a worker that dies while serving, after a delay, and keeps answering', async () => {
     product = await startProductProcess(env());
     const primary = product.child.pid!;
-    const before = await twoWorkers(primary);
+    const before = await twoWorkers(product);
     process.kill(before[0]!, 'SIGKILL');
     await until('the restart line', () =>
       product!.output().includes('starting another') ? true : undefined,
@@ -107,17 +96,14 @@ describe('WORKERS=2: the cluster primary', () => {
       return w.length === 2 && !w.includes(before[0]!) ? w : undefined;
     });
     expect(after).toContain(before[1]);
-    await until('the new worker started', () =>
-      product!.output().split('"lookup api started"').length - 1 >= 3 ? true : undefined,
-    );
+    await until('the new worker started', () => (startedLines(product!) >= 3 ? true : undefined));
     const answers = await Promise.all(Array.from({ length: 8 }, () => apiGet(product!, '/v1/me')));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(401));
   }, 180_000);
 
   it('stops its workers and exits with 0 on SIGTERM', async () => {
     product = await startProductProcess(env());
-    const primary = product.child.pid!;
-    const workers = await twoWorkers(primary);
+    const workers = await twoWorkers(product);
     const code = await product.stop('SIGTERM');
     product = undefined;
     expect(code).toBe(0);
@@ -131,10 +117,10 @@ describe('WORKERS=2: /metrics', () => {
     await product?.stop();
   });
 
-  /** A scrape on a connection of its own, so that successive scrapes land on either worker. */
-  const scrape = (p: ProductProcess): Promise<{ status: number; text: string }> =>
+  /** A GET on a connection of its own: cluster hands new connections to the workers in turn. */
+  const fresh = (url: string): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
-      get(`${p.admin}/metrics`, { agent: false }, (res) => {
+      get(url, { agent: false }, (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
@@ -149,14 +135,10 @@ describe('WORKERS=2: /metrics', () => {
 
   it('answers for every worker, whichever one takes the scrape', async () => {
     product = await startProductProcess(env());
-    await twoWorkers(product.child.pid!);
-    // Every answer on a new connection: cluster hands connections to the workers in turn.
-    await Promise.all(
-      Array.from({ length: 20 }, () =>
-        fetch(`${product!.base}/v1/me`, { headers: { connection: 'close' } }).then((r) => r.text()),
-      ),
-    );
-    const scrapes = await Promise.all(Array.from({ length: 6 }, () => scrape(product!)));
+    await twoWorkers(product);
+    const calls = await Promise.all(Array.from({ length: 20 }, () => fresh(`${product!.base}/v1/me`)));
+    expect(calls.map((c) => c.status)).toEqual(Array(20).fill(401));
+    const scrapes = await Promise.all(Array.from({ length: 6 }, () => fresh(`${product!.admin}/metrics`)));
     for (const s of scrapes) {
       expect(s.status).toBe(200);
       expect(total(s.text, 'lookup_http_requests_total')).toBe(20);

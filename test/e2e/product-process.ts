@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { parseDocument } from 'yaml';
 import { signAdminToken } from '../../src/runtime/admin-secret';
 import { freePort } from '../support/private-redis';
@@ -41,11 +42,12 @@ export function tempConfig(
   return dir;
 }
 
-/** Starts `src/main.ts` in its own process, the way `npm start` does, and waits for its ports. */
-export async function startProductProcess(
-  env: Record<string, string>,
-  timeoutMs = 120_000,
-): Promise<ProductProcess> {
+/** `src/main.ts` in its own process, as `npm start` runs it: its output so far and its exit code. */
+export function spawnProduct(env: Record<string, string>): {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
     env: {
@@ -62,13 +64,24 @@ export async function startProductProcess(
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, output: () => out, exited };
+}
+
+/** Starts `src/main.ts` in its own process, the way `npm start` does, and waits for its ports. */
+export async function startProductProcess(
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<ProductProcess> {
+  const { child, output, exited } = spawnProduct(env);
   const started = await new Promise<{ port: number; admin_port: number }>((resolveStart, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`product did not start:\n${out.slice(-3000)}`)),
+      () => reject(new Error(`product did not start:\n${output().slice(-3000)}`)),
       timeoutMs,
     );
     const onData = (): void => {
-      const line = out.split('\n').find((l) => l.includes('"lookup api started"'));
+      const line = output()
+        .split('\n')
+        .find((l) => l.includes('"lookup api started"'));
       if (!line) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);
@@ -77,7 +90,7 @@ export async function startProductProcess(
     child.stdout.on('data', onData);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`product exited with ${code}:\n${out.slice(-3000)}`));
+      reject(new Error(`product exited with ${code}:\n${output().slice(-3000)}`));
     });
   });
   return {
@@ -86,7 +99,7 @@ export async function startProductProcess(
     adminPort: started.admin_port,
     base: `http://127.0.0.1:${started.port}`,
     admin: `http://127.0.0.1:${started.admin_port}`,
-    output: () => out,
+    output,
     exited,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);
