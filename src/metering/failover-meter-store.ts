@@ -52,7 +52,11 @@ export class FailoverMeterStore implements MeterStore {
   }
 
   reserve(input: ReserveInput): Promise<ReserveResult> {
-    return this.run((s) => s.reserve(input));
+    // Every counted request comes here: the operation closure is made only once the primary failed.
+    if (this.active) return this.run((s) => s.reserve(input));
+    return this.opts.primary
+      .reserve(input)
+      .then(undefined, (err: unknown) => this.recover(err, (s) => s.reserve(input)));
   }
 
   refund(input: RefundInput): Promise<{ applied: boolean }> {
@@ -92,12 +96,15 @@ export class FailoverMeterStore implements MeterStore {
       this.probe();
       return op(this.opts.fallback);
     }
-    return op(this.opts.primary).catch((err: unknown) => {
-      if (!isUnavailableError(err)) throw err;
-      if (this.opts.policy === 'closed') throw new StoreUnavailableError(err);
-      this.setActive(true, err);
-      return op(this.opts.fallback);
-    });
+    return op(this.opts.primary).catch((err: unknown) => this.recover(err, op));
+  }
+
+  /** The primary failed: rethrow, refuse ('closed'), or switch to the fallback and run there ('open'). */
+  private recover<T>(err: unknown, op: (store: MeterStore) => Promise<T>): Promise<T> {
+    if (!isUnavailableError(err)) throw err;
+    if (this.opts.policy === 'closed') throw new StoreUnavailableError(err);
+    this.setActive(true, err);
+    return op(this.opts.fallback);
   }
 
   private setActive(active: boolean, cause?: unknown): void {

@@ -1,7 +1,64 @@
 import { createHash } from 'node:crypto';
+import { Command } from 'ioredis';
 import type { Cluster, Redis } from 'ioredis';
+import type { Deadline, DeadlineQueue, Expiring } from '../util/deadline-queue';
 
 export type RedisClient = Redis | Cluster;
+
+/** The message of ioredis' own command timeout, so both kinds of timeout read the same. */
+export const COMMAND_TIMED_OUT = 'Command timed out';
+
+const UTF8 = { replyEncoding: 'utf8' } as const;
+
+/**
+ * An ioredis command whose deadline is an entry in the caller's DeadlineQueue rather than a
+ * timer of its own (see deadline-queue.ts); at the deadline it fails as ioredis' would.
+ */
+class TimedCommand extends Command implements Expiring {
+  deadline: Deadline | undefined = undefined;
+
+  expire(): void {
+    this.reject(new Error(COMMAND_TIMED_OUT));
+  }
+
+  /** Answered (or failed) in time. */
+  settled(): void {
+    this.deadline?.cancel();
+  }
+}
+
+function send(
+  redis: RedisClient,
+  name: 'evalsha' | 'eval',
+  head: string,
+  numberOfKeys: number,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+  deadlines: DeadlineQueue | undefined,
+): TimedCommand {
+  const command = new TimedCommand(name, [head, numberOfKeys, ...keys, ...args], UTF8);
+  if (deadlines) command.deadline = deadlines.start(command);
+  void redis.sendCommand(command);
+  return command;
+}
+
+/** The command's reply through `parse`, or its error through `onError`; either way its deadline ends. */
+function answered<T>(
+  command: TimedCommand,
+  parse: (reply: unknown) => T,
+  onError: (err: unknown) => T | Promise<T>,
+): Promise<T> {
+  return (command.promise as Promise<unknown>).then(
+    (reply) => {
+      command.settled();
+      return parse(reply);
+    },
+    (err: unknown) => {
+      command.settled();
+      return onError(err);
+    },
+  );
+}
 
 /**
  * A Lua script run with EVALSHA (only the 40-byte digest on the wire), falling back to EVAL when
@@ -18,12 +75,33 @@ export class LuaScript {
     this.sha = createHash('sha1').update(lua).digest('hex');
   }
 
-  run(redis: RedisClient, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  /**
+   * The reply, through `parse`: the fallback and the parsing share one step of the promise chain
+   * (each step is a promise and a microtask per call). With `deadlines`, a command not answered
+   * in time fails with ioredis' timeout error.
+   */
+  run<T = unknown>(
+    redis: RedisClient,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    parse: (reply: unknown) => T = (reply) => reply as T,
+    deadlines?: DeadlineQueue,
+  ): Promise<T> {
     if (keys.length !== this.numberOfKeys)
       return Promise.reject(new Error(`script wants ${this.numberOfKeys} keys`));
-    return redis.evalsha(this.sha, this.numberOfKeys, ...keys, ...args).catch((err: unknown) => {
-      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return redis.eval(this.lua, this.numberOfKeys, ...keys, ...args);
-    });
+    return answered(
+      send(redis, 'evalsha', this.sha, this.numberOfKeys, keys, args, deadlines),
+      parse,
+      (err) => {
+        if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+        return answered(
+          send(redis, 'eval', this.lua, this.numberOfKeys, keys, args, deadlines),
+          parse,
+          (e) => {
+            throw e;
+          },
+        );
+      },
+    );
   }
 }

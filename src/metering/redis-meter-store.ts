@@ -1,7 +1,10 @@
+import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
+import type { DeadlineQueue } from '../util/deadline-queue';
 import { holdWritesThisTurn } from '../util/end-of-turn';
+import { COMMAND_TIMED_OUT } from './lua-script';
 import type { RedisClient } from './lua-script';
 import { REFUND_SCRIPT, RESERVE_SCRIPT } from './meter-lua';
-import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
+import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
 import { REFUND_MARKER_TTL_S, distinctTtlSeconds } from './meter-store';
 import type { Windows } from './windows';
 
@@ -12,6 +15,29 @@ export interface RedisMeterStoreOptions {
   prefix?: string;
   /** Bulk-watch detection window; HyperLogLog day keys live one day longer. */
   distinctWindowDays?: number;
+  /**
+   * Every command not answered by then fails with ioredis' timeout error (the failover store then
+   * counts locally). The deadlines live in one queue instead of a timer per command, so the client
+   * itself is best made without a commandTimeout. Unset: only the client's own timeout applies.
+   */
+  commandTimeoutMs?: number;
+}
+
+/** What the reserve's text of numbers was made from (see reserveNumbers). */
+interface ReserveNumbers {
+  cost: number;
+  perSecond: number;
+  perMinute: number;
+  daily: number;
+  monthly: number;
+  credits: number;
+  /** The full-text cap, or -1 without a document. */
+  cap: number;
+  ttlSecond: number;
+  ttlMinute: number;
+  ttlDay: number;
+  ttlMonth: number;
+  text: string;
 }
 
 /**
@@ -31,19 +57,23 @@ export class RedisMeterStore implements MeterStore {
   private readonly redis: RedisClient;
   private readonly prefix: string;
   private readonly distinctTtl: number;
+  private readonly deadlines: DeadlineQueue | undefined;
+  private readonly numbers = new WeakMap<MeterLimits, ReserveNumbers>();
 
   constructor(opts: RedisMeterStoreOptions) {
     this.redis = opts.redis;
     this.prefix = opts.prefix ?? 'lk:';
     if (/[{}]/.test(this.prefix)) throw new Error('meter key prefix must not contain braces');
     this.distinctTtl = distinctTtlSeconds(opts.distinctWindowDays ?? 30);
+    this.deadlines =
+      opts.commandTimeoutMs === undefined ? undefined : createDeadlineQueue(opts.commandTimeoutMs);
   }
 
-  async reserve(input: ReserveInput): Promise<ReserveResult> {
-    const { windows: w, limits, fullText } = input;
+  reserve(input: ReserveInput): Promise<ReserveResult> {
+    const w = input.windows;
     const a = this.acc(input.accountId);
     this.coalesceWrites();
-    const reply = await RESERVE_SCRIPT.run(
+    return RESERVE_SCRIPT.run(
       this.redis,
       [
         `${a}s:${w.epochSecond}`,
@@ -52,63 +82,67 @@ export class RedisMeterStore implements MeterStore {
         `${a}mo:${w.monthKey}`,
         `${a}ft:${w.dayKey}`,
       ],
-      [
-        [
-          input.cost,
-          limits.perSecond,
-          limits.perMinute,
-          limits.daily,
-          limits.monthly,
-          input.creditsAllowed ? 1 : 0,
-          fullText ? 1 : 0,
-          fullText?.cap ?? 0,
-          w.ttl.second,
-          w.ttl.minute,
-          w.ttl.day,
-          w.ttl.month,
-        ].join(','),
-        fullText?.docId ?? '',
-      ],
+      [this.reserveNumbers(input), input.fullText?.docId ?? ''],
+      (reply) => reserveResult(reply, w),
+      this.deadlines,
     );
-    if (!Array.isArray(reply) || reply.length !== 8) throw new Error('unexpected reserve reply');
-    const [status, source, added, second, minute, daily, monthly, ft] = reply as unknown[];
-    const usage: Usage = {
-      second: n(second),
-      minute: n(minute),
-      daily: n(daily),
-      monthly: n(monthly),
-      fullText: n(ft),
-    };
-    const src = source === 'credits' ? 'credits' : 'quota';
-    const fail = (
-      reason: ReserveResult['reason'],
-      scope: ReserveResult['scope'],
-      retryAfter: number,
-    ): ReserveResult => ({
-      ok: false,
-      reason,
-      scope,
-      retryAfter,
-      source: 'quota',
-      fullTextAdded: false,
-      usage,
+  }
+
+  /**
+   * The reserve's 12 numbers as one argument (see meter-lua.ts). Requests of one plan in one
+   * second send the same text: it is kept per limits object (the meter policy passes one per
+   * plan) and made again only when a number changes, instead of formatting 12 numbers per call.
+   */
+  private reserveNumbers(input: ReserveInput): string {
+    const { limits: l, fullText } = input;
+    const t = input.windows.ttl;
+    const credits = input.creditsAllowed ? 1 : 0;
+    const cap = fullText ? fullText.cap : -1;
+    const k = this.numbers.get(l);
+    if (
+      k !== undefined &&
+      k.cost === input.cost &&
+      k.perSecond === l.perSecond &&
+      k.perMinute === l.perMinute &&
+      k.daily === l.daily &&
+      k.monthly === l.monthly &&
+      k.credits === credits &&
+      k.cap === cap &&
+      k.ttlSecond === t.second &&
+      k.ttlMinute === t.minute &&
+      k.ttlDay === t.day &&
+      k.ttlMonth === t.month
+    )
+      return k.text;
+    const text = [
+      input.cost,
+      l.perSecond,
+      l.perMinute,
+      l.daily,
+      l.monthly,
+      credits,
+      fullText ? 1 : 0,
+      fullText ? fullText.cap : 0,
+      t.second,
+      t.minute,
+      t.day,
+      t.month,
+    ].join(',');
+    this.numbers.set(l, {
+      cost: input.cost,
+      perSecond: l.perSecond,
+      perMinute: l.perMinute,
+      daily: l.daily,
+      monthly: l.monthly,
+      credits,
+      cap,
+      ttlSecond: t.second,
+      ttlMinute: t.minute,
+      ttlDay: t.day,
+      ttlMonth: t.month,
+      text,
     });
-    switch (status) {
-      case 'ok':
-        return { ok: true, source: src, fullTextAdded: n(added) === 1, usage };
-      case 'second':
-        return fail('rate_limited', 'second', w.secondsToSecondEnd);
-      case 'minute':
-        return fail('rate_limited', 'minute', w.secondsToMinuteEnd);
-      case 'full_text':
-        return fail('full_text_limit', undefined, w.secondsToDayEnd);
-      case 'daily':
-        return fail('quota_exceeded', 'daily', w.secondsToDayEnd);
-      case 'monthly':
-        return fail('quota_exceeded', 'monthly', w.secondsToMonthEnd);
-      default:
-        throw new Error(`unexpected reserve status ${String(status)}`);
-    }
+    return text;
   }
 
   /**
@@ -120,11 +154,11 @@ export class RedisMeterStore implements MeterStore {
     if ('stream' in redis && redis.status === 'ready') holdWritesThisTurn(redis.stream);
   }
 
-  async refund(input: RefundInput): Promise<{ applied: boolean }> {
+  refund(input: RefundInput): Promise<{ applied: boolean }> {
     const a = this.acc(input.accountId);
     const doc = input.fullTextDocId;
     this.coalesceWrites();
-    const reply = await REFUND_SCRIPT.run(
+    return REFUND_SCRIPT.run(
       this.redis,
       [
         `${a}d:${input.dayKey}`,
@@ -139,17 +173,20 @@ export class RedisMeterStore implements MeterStore {
         doc ?? '',
         REFUND_MARKER_TTL_S,
       ],
+      (reply) => ({ applied: n(reply) === 1 }),
+      this.deadlines,
     );
-    return { applied: n(reply) === 1 };
   }
 
   async peek(accountId: string, w: Windows): Promise<Usage> {
     const a = this.acc(accountId);
-    const rows = await this.redis
-      .pipeline()
-      .mget(`${a}s:${w.epochSecond}`, `${a}m:${w.epochMinute}`, `${a}d:${w.dayKey}`, `${a}mo:${w.monthKey}`)
-      .scard(`${a}ft:${w.dayKey}`)
-      .exec();
+    const rows = await this.timed(
+      this.redis
+        .pipeline()
+        .mget(`${a}s:${w.epochSecond}`, `${a}m:${w.epochMinute}`, `${a}d:${w.dayKey}`, `${a}mo:${w.monthKey}`)
+        .scard(`${a}ft:${w.dayKey}`)
+        .exec(),
+    );
     const [counts, ft] = results(rows, 2);
     const c = Array.isArray(counts) ? (counts as unknown[]) : [];
     return { second: n(c[0]), minute: n(c[1]), daily: n(c[2]), monthly: n(c[3]), fullText: n(ft) };
@@ -159,18 +196,20 @@ export class RedisMeterStore implements MeterStore {
     if (ids.length === 0) return;
     const key = this.idsKey(accountId, dataset, dayKey);
     results(
-      await this.redis
-        .pipeline()
-        .pfadd(key, ...ids)
-        .expire(key, this.distinctTtl)
-        .exec(),
+      await this.timed(
+        this.redis
+          .pipeline()
+          .pfadd(key, ...ids)
+          .expire(key, this.distinctTtl)
+          .exec(),
+      ),
       2,
     );
   }
 
   async countDistinct(accountId: string, dataset: string, dayKeys: readonly string[]): Promise<number> {
     if (dayKeys.length === 0) return 0;
-    return this.redis.pfcount(...dayKeys.map((d) => this.idsKey(accountId, dataset, d)));
+    return this.timed(this.redis.pfcount(...dayKeys.map((d) => this.idsKey(accountId, dataset, d))));
   }
 
   async recordAndCount(
@@ -187,10 +226,13 @@ export class RedisMeterStore implements MeterStore {
       .pfadd(key, ...ids)
       .expire(key, this.distinctTtl);
     if (dayKeys.length === 0) {
-      results(await p.exec(), 2);
+      results(await this.timed(p.exec()), 2);
       return 0;
     }
-    const out = results(await p.pfcount(...dayKeys.map((d) => this.idsKey(accountId, dataset, d))).exec(), 3);
+    const out = results(
+      await this.timed(p.pfcount(...dayKeys.map((d) => this.idsKey(accountId, dataset, d))).exec()),
+      3,
+    );
     return n(out[2]);
   }
 
@@ -199,12 +241,64 @@ export class RedisMeterStore implements MeterStore {
     return Promise.resolve();
   }
 
+  /** A command sent without a deadline of its own (pipelines, PFCOUNT): under the store's. */
+  private timed<T>(work: Promise<T>): Promise<T> {
+    return this.deadlines ? withDeadline(this.deadlines, work, COMMAND_TIMED_OUT) : work;
+  }
+
   private acc(accountId: string): string {
     return `${this.prefix}{${accountId}}:`;
   }
 
   private idsKey(accountId: string, dataset: string, dayKey: string): string {
     return `${this.acc(accountId)}ids:${dataset}:${dayKey}`;
+  }
+}
+
+/** The reserve script's reply {status, source, added, second, minute, daily, monthly, fullText}. */
+function reserveResult(reply: unknown, w: Windows): ReserveResult {
+  if (!Array.isArray(reply) || reply.length !== 8) throw new Error('unexpected reserve reply');
+  const [status, source, added, second, minute, daily, monthly, ft] = reply as unknown[];
+  const usage: Usage = {
+    second: n(second),
+    minute: n(minute),
+    daily: n(daily),
+    monthly: n(monthly),
+    fullText: n(ft),
+  };
+  const fail = (
+    reason: ReserveResult['reason'],
+    scope: ReserveResult['scope'],
+    retryAfter: number,
+  ): ReserveResult => ({
+    ok: false,
+    reason,
+    scope,
+    retryAfter,
+    source: 'quota',
+    fullTextAdded: false,
+    usage,
+  });
+  switch (status) {
+    case 'ok':
+      return {
+        ok: true,
+        source: source === 'credits' ? 'credits' : 'quota',
+        fullTextAdded: n(added) === 1,
+        usage,
+      };
+    case 'second':
+      return fail('rate_limited', 'second', w.secondsToSecondEnd);
+    case 'minute':
+      return fail('rate_limited', 'minute', w.secondsToMinuteEnd);
+    case 'full_text':
+      return fail('full_text_limit', undefined, w.secondsToDayEnd);
+    case 'daily':
+      return fail('quota_exceeded', 'daily', w.secondsToDayEnd);
+    case 'monthly':
+      return fail('quota_exceeded', 'monthly', w.secondsToMonthEnd);
+    default:
+      throw new Error(`unexpected reserve status ${String(status)}`);
   }
 }
 

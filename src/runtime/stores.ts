@@ -9,6 +9,7 @@ import type { InvalidationBus } from '../stores/invalidation-bus';
 import { RedisInvalidationBus } from '../stores/redis-invalidation-bus';
 import { createRedisClient } from '../stores/redis-client';
 import type { Clock } from '../util/clock';
+import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
 import type { Logger } from '../util/logger';
 
 export interface CounterStores {
@@ -18,6 +19,9 @@ export interface CounterStores {
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** A Redis command not answered by then fails; the meter store then falls back (store_failure). */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /** Redis (shared by replicas) when REDIS_URL is set, else in-process stores (single replica). */
 export function createCounterStores(opts: {
@@ -42,7 +46,10 @@ export function createCounterStores(opts: {
     };
   }
   let lastErrorLog = 0;
+  // No timer per command: every user of the connection below puts its commands under a deadline
+  // of a queue (deadline-queue.ts), the meter store its own.
   const redis = createRedisClient(opts.redisUrl, {
+    commandTimeoutMs: 0,
     onError: (err) => {
       // Reconnect attempts repeat the same error; one line every 10 s is enough.
       if (opts.clock.now() - lastErrorLog > 10_000) {
@@ -52,7 +59,12 @@ export function createCounterStores(opts: {
     },
   });
   const meter = new FailoverMeterStore({
-    primary: new RedisMeterStore({ redis, prefix: 'lk:', distinctWindowDays: windowDays }),
+    primary: new RedisMeterStore({
+      redis,
+      prefix: 'lk:',
+      distinctWindowDays: windowDays,
+      commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS,
+    }),
     fallback: new MemoryMeterStore({ clock: opts.clock, distinctWindowDays: windowDays }),
     redis,
     policy: opts.gateway.store_failure,
@@ -67,14 +79,17 @@ export function createCounterStores(opts: {
       else opts.logger.info('redis reachable again: shared counting resumed');
     },
   });
+  const deadlines = createDeadlineQueue(REDIS_COMMAND_TIMEOUT_MS);
   const bus = new RedisInvalidationBus({
     publisher: redis,
+    deadlines,
     onError: (err) => opts.logger.warn({ err }, 'invalidation bus error'),
   });
   return {
     meter,
     bus,
-    ping: async () => (await redis.ping().catch(() => '')) === 'PONG',
+    ping: async () =>
+      (await withDeadline(deadlines, redis.ping(), 'ping timed out').catch(() => '')) === 'PONG',
     close: async () => {
       await bus.close();
       await meter.close();

@@ -1,7 +1,10 @@
 import { Redis } from 'ioredis';
 
 export interface RedisClientOptions {
-  /** A command not answered by then fails (and the failover store falls back). */
+  /**
+   * A command not answered by then fails (and the failover store falls back); 0: no timeout of
+   * the client's own (the gateway's stores keep their deadlines in one queue, deadline-queue.ts).
+   */
   commandTimeoutMs?: number;
   connectTimeoutMs?: number;
   /** Ceiling of the reconnect backoff. */
@@ -21,7 +24,7 @@ export function createRedisClient(url: string, opts: RedisClientOptions = {}): R
   const offlineQueue = opts.offlineQueue ?? false;
   const client = new Redis(url, {
     enableOfflineQueue: offlineQueue,
-    commandTimeout: opts.commandTimeoutMs ?? 500,
+    commandTimeout: opts.commandTimeoutMs === 0 ? undefined : (opts.commandTimeoutMs ?? 500),
     connectTimeout: opts.connectTimeoutMs ?? 2_000,
     // Without an offline queue nothing waits for a reconnect; with one, a command waits for one retry.
     maxRetriesPerRequest: offlineQueue ? 1 : 0,

@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { withDeadline } from '../util/deadline-queue';
+import type { DeadlineQueue } from '../util/deadline-queue';
 import type { InvalidationBus, InvalidationListener, InvalidationMessage } from './invalidation-bus';
 import { ListenerSet, parseInvalidation } from './invalidation-bus';
 
@@ -9,6 +11,8 @@ export interface RedisInvalidationBusOptions {
   channel?: string;
   /** Malformed payloads and throwing listeners: the gateway logs them. */
   onError?: (err: unknown) => void;
+  /** A PUBLISH not acknowledged by its deadline fails (for a publisher without a command timeout). */
+  deadlines?: DeadlineQueue;
 }
 
 /**
@@ -55,7 +59,9 @@ export class RedisInvalidationBus implements InvalidationBus {
   }
 
   async publish(msg: InvalidationMessage): Promise<void> {
-    await this.opts.publisher.publish(this.channel, JSON.stringify(msg));
+    const sent = this.opts.publisher.publish(this.channel, JSON.stringify(msg));
+    const d = this.opts.deadlines;
+    await (d ? withDeadline(d, sent, 'publish timed out') : sent);
   }
 
   subscribe(fn: InvalidationListener): () => void {

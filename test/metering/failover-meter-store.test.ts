@@ -60,15 +60,14 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
   it('loads the script with EVAL on a fresh server (NOSCRIPT), then runs it by digest', async () => {
     expect(await redis.script('EXISTS', RESERVE_SCRIPT.sha)).toEqual([0]);
     const store = new RedisMeterStore({ redis, prefix: 'ns:' });
+    const sent = jest.spyOn(redis, 'sendCommand');
     await store.reserve(input('acc_ns'));
+    expect(sent.mock.calls.map(([c]) => c.name)).toEqual(['evalsha', 'eval']);
     expect(await redis.script('EXISTS', RESERVE_SCRIPT.sha)).toEqual([1]);
-    const evalsha = jest.spyOn(redis, 'evalsha');
-    const evalFull = jest.spyOn(redis, 'eval');
+    sent.mockClear();
     await store.reserve(input('acc_ns'));
-    expect(evalsha).toHaveBeenCalledTimes(1);
-    expect(evalFull).not.toHaveBeenCalled();
-    evalsha.mockRestore();
-    evalFull.mockRestore();
+    expect(sent.mock.calls.map(([c]) => c.name)).toEqual(['evalsha']);
+    sent.mockRestore();
   });
 
   it("open: counts locally while Redis is down, reports it, and returns to Redis on 'ready'", async () => {
@@ -132,6 +131,63 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     expect(await redis.get(`f:{acc_t}:d:${input('acc_t').windows.dayKey}`)).toBe(String(back.usage.daily));
     blocker.disconnect();
     await open.close();
+  });
+
+  it("open: falls back at the store's own deadline when the client has no command timeout", async () => {
+    const bare = createRedisClient(server.url, { commandTimeoutMs: 0, maxBackoffMs: 100 });
+    await waitForReady(bare);
+    const changes: boolean[] = [];
+    const open = new FailoverMeterStore({
+      primary: new RedisMeterStore({ redis: bare, prefix: 'd:', commandTimeoutMs: 200 }),
+      fallback: new MemoryMeterStore(),
+      redis: bare,
+      policy: 'open',
+      probeIntervalMs: 50,
+      onFallbackChange: (active) => changes.push(active),
+    });
+    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
+    await waitForReady(blocker);
+    expect((await open.reserve(input('acc_d'))).ok).toBe(true);
+
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '0.8');
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    expect(await open.reserve(input('acc_d'))).toMatchObject({ ok: true, usage: { daily: 1 } });
+    expect(Date.now() - t0).toBeLessThan(700); // the deadline, not Redis waking up
+    expect(changes).toEqual([true]);
+    await sleeping;
+    await eventually(async () => {
+      await open.reserve(input('acc_d'));
+      return !open.fallbackActive();
+    });
+    expect(changes).toEqual([true, false]);
+    blocker.disconnect();
+    bare.disconnect();
+    await open.close();
+  });
+
+  it("closed: the store's own deadline also bounds peeks and pipelines", async () => {
+    const bare = createRedisClient(server.url, { commandTimeoutMs: 0, maxBackoffMs: 100 });
+    await waitForReady(bare);
+    const closed = new FailoverMeterStore({
+      primary: new RedisMeterStore({ redis: bare, prefix: 'd:', commandTimeoutMs: 200 }),
+      fallback: new MemoryMeterStore(),
+      redis: bare,
+      policy: 'closed',
+    });
+    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
+    await waitForReady(blocker);
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '0.6');
+    await new Promise((r) => setTimeout(r, 50));
+    const w = input('acc_d').windows;
+    await expect(closed.peek('acc_d', w)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(closed.recordAndCount('acc_d', 'legal', w.dayKey, ['x'], [w.dayKey])).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    await sleeping;
+    blocker.disconnect();
+    bare.disconnect();
+    await closed.close();
   });
 
   it('rethrows errors that are not about reaching Redis', async () => {

@@ -1,12 +1,14 @@
 import { createAdmission } from './admission';
 
 const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
+/** A waiting request whose start() runs fn. */
+const req = (fn: () => boolean) => ({ start: fn });
 
 describe('admission', () => {
   test('it starts requests at once while slots are free, then in order as they are released', async () => {
     const a = createAdmission(2);
     const started: number[] = [];
-    for (let i = 1; i <= 4; i++) a.admit(() => (started.push(i), true));
+    for (let i = 1; i <= 4; i++) a.admit(req(() => (started.push(i), true)));
     expect(started).toEqual([1, 2]);
     a.release();
     await nextTurn();
@@ -20,9 +22,9 @@ describe('admission', () => {
   test('a request given up while waiting is dropped and its slot goes to the next one', async () => {
     const a = createAdmission(1);
     const started: string[] = [];
-    a.admit(() => (started.push('first'), true));
-    a.admit(() => false); // its caller gave up: nothing sent
-    a.admit(() => (started.push('third'), true));
+    a.admit(req(() => (started.push('first'), true)));
+    a.admit(req(() => false)); // its caller gave up: nothing sent
+    a.admit(req(() => (started.push('third'), true)));
     a.release();
     await nextTurn();
     expect(started).toEqual(['first', 'third']);
@@ -32,8 +34,8 @@ describe('admission', () => {
     const a = createAdmission(1);
     let abandoned = false;
     const sent: string[] = [];
-    a.admit(() => (sent.push('running'), true));
-    a.admit(() => (abandoned ? false : (sent.push('late'), true)));
+    a.admit(req(() => (sent.push('running'), true)));
+    a.admit(req(() => (abandoned ? false : (sent.push('late'), true))));
     a.release(); // the running request times out ...
     abandoned = true; // ... and so does the waiting one, in the same tick
     await nextTurn();
@@ -43,10 +45,10 @@ describe('admission', () => {
   test('a new request waits behind queued ones even when a slot is free', async () => {
     const a = createAdmission(1);
     const order: number[] = [];
-    a.admit(() => (order.push(1), true));
-    a.admit(() => (order.push(2), true));
+    a.admit(req(() => (order.push(1), true)));
+    a.admit(req(() => (order.push(2), true)));
     a.release();
-    a.admit(() => (order.push(3), true)); // a slot is free, but 2 was first
+    a.admit(req(() => (order.push(3), true))); // a slot is free, but 2 was first
     await nextTurn();
     expect(order).toEqual([1, 2]);
     a.release();

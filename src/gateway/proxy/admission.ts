@@ -1,9 +1,12 @@
-/** Sends a request now; false when its caller already gave up, so nothing was sent. */
-export type Start = () => boolean;
+/** A request waiting for a connection (an object, so no closure per request). */
+export interface Startable {
+  /** Sends the request now; false when its caller already gave up, so nothing was sent. */
+  start(): boolean;
+}
 
 export interface Admission {
   /** Starts the request at once while a connection is free, else when one frees up (in order). */
-  admit(start: Start): void;
+  admit(request: Startable): void;
   /** A started request is over: answered, failed or abandoned at its deadline. */
   release(): void;
 }
@@ -19,16 +22,16 @@ export interface Admission {
  */
 export function createAdmission(slots: number): Admission {
   let inFlight = 0;
-  // Started or dropped entries are cleared so their closures can go; the array is cut back now and then.
-  let waiting: (Start | undefined)[] = [];
+  // Started or dropped entries are cleared so they can go; the array is cut back now and then.
+  let waiting: (Startable | undefined)[] = [];
   let head = 0;
   let scheduled = false;
   const drain = (): void => {
     scheduled = false;
     while (inFlight < slots && head < waiting.length) {
-      const start = waiting[head];
+      const request = waiting[head];
       waiting[head++] = undefined;
-      if (start?.()) inFlight++;
+      if (request?.start()) inFlight++;
     }
     if (head === waiting.length) {
       waiting = [];
@@ -44,12 +47,12 @@ export function createAdmission(slots: number): Admission {
     setImmediate(drain);
   };
   return {
-    admit(start) {
+    admit(request) {
       if (inFlight < slots && head === waiting.length) {
-        if (start()) inFlight++;
+        if (request.start()) inFlight++;
         return;
       }
-      waiting.push(start);
+      waiting.push(request);
       if (inFlight < slots) schedule();
     },
     release() {

@@ -3,7 +3,10 @@ import type { Dispatcher } from 'undici';
 import type { UpstreamConfig } from '../../config/upstreams-schema';
 import { runNow } from '../../util/end-of-turn';
 import type { Defer } from '../../util/end-of-turn';
+import { createDeadlineQueue } from '../../util/deadline-queue';
+import type { Deadline, DeadlineQueue, Expiring } from '../../util/deadline-queue';
 import { createAdmission } from './admission';
+import type { Admission, Startable } from './admission';
 
 export interface UpstreamReply {
   status: number;
@@ -27,36 +30,123 @@ export interface UpstreamProxy {
 /** Bodies larger than this are a broken upstream, not a dataset answer. */
 const MAX_BODY = 32 * 1024 * 1024;
 
-type Settle = { resolve(reply: UpstreamReply): void; fail(err: Error): void; isDone(): boolean };
+/** What every call to one upstream shares: its pool, its queue for connections and its deadlines. */
+interface Upstream {
+  pool(): Pool;
+  basePath: string;
+  admission: Admission;
+  deadlines: DeadlineQueue;
+  timeoutMs: number;
+  /** A queued request is sent only with this much of its deadline still ahead of it. */
+  minBudgetMs: number;
+}
 
-/** Collects one answer; a request the caller already gave up on is aborted as soon as it starts. */
-function replyHandler(
-  settle: Settle,
-  onStart: (c: Dispatcher.DispatchController) => void,
-): Dispatcher.DispatchHandler {
-  let status = 502;
-  let size = 0;
-  const chunks: Buffer[] = [];
-  return {
-    onRequestStart(controller) {
-      onStart(controller);
-      if (settle.isDone()) controller.abort(new Error('upstream request abandoned'));
-    },
-    onResponseStart(_controller, statusCode) {
-      status = statusCode;
-    },
-    onResponseData(_controller, chunk) {
-      size += chunk.length;
-      if (size > MAX_BODY) settle.fail(new Error('upstream body too large'));
-      else chunks.push(chunk);
-    },
-    onResponseEnd() {
-      settle.resolve({ status, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
-    },
-    onResponseError(_controller, err) {
-      settle.fail(err);
-    },
-  };
+/**
+ * One forwarded request, from the call to its answer: the promise's settlement, its place in the
+ * connection queue, its deadline and undici's handler, in one object (no closures per request).
+ */
+class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring {
+  private status = 502;
+  private size = 0;
+  private readonly chunks: Buffer[] = [];
+  private controller: Dispatcher.DispatchController | undefined = undefined;
+  private started = false;
+  private done = false;
+  private readonly deadline: Deadline;
+
+  constructor(
+    private readonly up: Upstream,
+    private readonly fr: ForwardRequest,
+    private readonly resolve: (reply: UpstreamReply) => void,
+    private readonly reject: (err: Error) => void,
+  ) {
+    this.deadline = up.deadlines.start(this);
+  }
+
+  /** Its turn for a connection (see admission.ts). */
+  start(): boolean {
+    if (this.done) return false;
+    // Too little of the deadline left to be answered: fail now rather than send and abort.
+    if (this.deadline.at - performance.now() < this.up.minBudgetMs) {
+      this.fail(new Error(`upstream timeout after ${this.up.timeoutMs} ms (waited for a connection)`));
+      return false;
+    }
+    this.started = true;
+    const fr = this.fr;
+    try {
+      this.up.pool().dispatch(
+        {
+          method: 'GET',
+          path: this.up.basePath + fr.path,
+          // A flat name/value list goes straight to the request head.
+          headers: [
+            'accept',
+            'application/json',
+            'x-request-id',
+            fr.requestId,
+            'authorization',
+            `Bearer ${fr.assertion}`,
+            'x-forwarded-for',
+            fr.clientIp,
+          ],
+          // The deadline covers the whole answer; undici's own phase timers would be extra timers.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        this,
+      );
+    } catch (err) {
+      this.fail(err as Error);
+    }
+    return true;
+  }
+
+  expire(): void {
+    this.fail(new Error(`upstream timeout after ${this.up.timeoutMs} ms`));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Its caller gave up while it waited to be sent.
+    if (this.done) controller.abort(new Error('upstream request abandoned'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.status = statusCode;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > MAX_BODY) this.fail(new Error('upstream body too large'));
+    else this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.done) return;
+    this.over();
+    const chunks = this.chunks;
+    this.resolve({
+      status: this.status,
+      body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size),
+    });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.fail(err);
+  }
+
+  private fail(err: Error): void {
+    if (this.done) return;
+    this.over();
+    if (this.controller && !this.controller.aborted) this.controller.abort(err);
+    this.reject(err);
+  }
+
+  private over(): void {
+    this.done = true;
+    this.deadline.cancel();
+    if (this.started) this.up.admission.release();
+  }
 }
 
 /**
@@ -72,82 +162,24 @@ export function createUpstreamProxy(name: string, cfg: UpstreamConfig, defer: De
   // One request per connection at a time (no pipelining): a slow answer never holds up another.
   const newPool = (): Pool => new Pool(target.origin, { connections: cfg.pool_size, pipelining: 1 });
   let pool = newPool();
-  // A request that reaches the proxy after close() (a reload closes the old pools after a grace
-  // period) gets a fresh pool, as node's Agent would have served it; its idle sockets close on
-  // their own after undici's keep-alive timeout.
-  const openPool = (): Pool => (pool.closed || pool.destroyed ? (pool = newPool()) : pool);
-  const basePath = target.pathname.replace(/\/+$/, '');
-  const admission = createAdmission(cfg.pool_size);
-  // A queued request is sent only with a tenth of its deadline (at least 5 ms) still ahead of it.
-  const minBudgetMs = Math.max(5, cfg.timeout_ms / 10);
+  const up: Upstream = {
+    // A request that reaches the proxy after close() (a reload closes the old pools after a grace
+    // period) gets a fresh pool, as node's Agent would have served it; its idle sockets close on
+    // their own after undici's keep-alive timeout.
+    pool: () => (pool.closed || pool.destroyed ? (pool = newPool()) : pool),
+    basePath: target.pathname.replace(/\/+$/, ''),
+    admission: createAdmission(cfg.pool_size),
+    deadlines: createDeadlineQueue(cfg.timeout_ms),
+    timeoutMs: cfg.timeout_ms,
+    // A tenth of the deadline, at least 5 ms.
+    minBudgetMs: Math.max(5, cfg.timeout_ms / 10),
+  };
   return {
     name,
     forward(fr) {
       return new Promise<UpstreamReply>((resolve, reject) => {
-        let done = false;
-        let started = false;
-        let controller: Dispatcher.DispatchController | undefined;
-        const over = (): void => {
-          done = true;
-          clearTimeout(timer);
-          if (started) admission.release();
-        };
-        const settle: Settle = {
-          isDone: () => done,
-          resolve(reply) {
-            if (done) return;
-            over();
-            resolve(reply);
-          },
-          fail(err) {
-            if (done) return;
-            over();
-            if (controller && !controller.aborted) controller.abort(err);
-            reject(err);
-          },
-        };
-        const deadline = performance.now() + cfg.timeout_ms;
-        const timer = setTimeout(
-          () => settle.fail(new Error(`upstream timeout after ${cfg.timeout_ms} ms`)),
-          cfg.timeout_ms,
-        );
-        const start = (): boolean => {
-          if (done) return false;
-          // Too little of the deadline left to be answered: fail now rather than send and abort.
-          if (deadline - performance.now() < minBudgetMs) {
-            settle.fail(new Error(`upstream timeout after ${cfg.timeout_ms} ms (waited for a connection)`));
-            return false;
-          }
-          started = true;
-          const options: Dispatcher.DispatchOptions = {
-            method: 'GET',
-            path: basePath + fr.path,
-            // A flat name/value list goes straight to the request head.
-            headers: [
-              'accept',
-              'application/json',
-              'x-request-id',
-              fr.requestId,
-              'authorization',
-              `Bearer ${fr.assertion}`,
-              'x-forwarded-for',
-              fr.clientIp,
-            ],
-            // The deadline above covers the whole answer; undici's own phase timers would be extra timers.
-            headersTimeout: 0,
-            bodyTimeout: 0,
-          };
-          try {
-            openPool().dispatch(
-              options,
-              replyHandler(settle, (c) => (controller = c)),
-            );
-          } catch (err) {
-            settle.fail(err as Error);
-          }
-          return true;
-        };
-        defer(() => admission.admit(start));
+        const call = new UpstreamCall(up, fr, resolve, reject);
+        defer(() => up.admission.admit(call));
       });
     },
     close() {
