@@ -7,6 +7,10 @@ export interface ParamValidator {
   spec: ParamSpec;
   /** Normalised default forwarded when the caller gives none. */
   defaultValue: string | undefined;
+  /** `name=` as it is written in the upstream's query string (encoded once, here). */
+  queryName: string;
+  /** `name=default`, encoded, or undefined without a default. */
+  defaultPart: string | undefined;
   check(raw: string): ParamCheck;
 }
 
@@ -84,7 +88,9 @@ export function compileParamValidators(
       if (!res.ok) throw fail(`${name}.default`, `default does not validate: ${res.reason}`);
       defaultValue = res.value;
     }
-    out.set(name, { name, spec, defaultValue, check });
+    const queryName = `${encodeURIComponent(name)}=`;
+    const defaultPart = defaultValue === undefined ? undefined : queryName + encodeURIComponent(defaultValue);
+    out.set(name, { name, spec, defaultValue, queryName, defaultPart, check });
   }
   return out;
 }

@@ -45,8 +45,8 @@ export interface RequestContext {
   route?: ResolvedRoute;
   principal?: Principal;
   windows?: Windows;
-  /** Validated parameters forwarded upstream (defaults applied). */
-  params?: URLSearchParams;
+  /** Validated parameters forwarded upstream (defaults applied), as the upstream's query string. */
+  upstreamQuery?: string;
   page?: number;
   perPage?: number;
   reservation?: Reservation;

@@ -46,7 +46,7 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
         route: undefined,
         principal: undefined,
         windows: undefined,
-        params: undefined,
+        upstreamQuery: undefined,
         page: undefined,
         perPage: undefined,
         reservation: undefined,

@@ -29,6 +29,16 @@ describe('validate: happy path', () => {
     });
   });
 
+  it('forwards a value with reserved and non-ASCII characters exactly as the caller meant it', async () => {
+    const q = "luật đất đai & thuế=10% + phí (2024)! ~'*";
+    const res = await get(`/v1/legal-documents?q=${encodeURIComponent(q)}`);
+    expect(res.status).toBe(200);
+    expect(lastUpstreamQuery().q).toBe(q);
+    const plus = await get('/v1/legal-documents?q=luat+dat+dai');
+    expect(plus.status).toBe(200);
+    expect(lastUpstreamQuery().q).toBe('luat dat dai');
+  });
+
   it('does not forward parameters the dataset does not declare', async () => {
     await get('/v1/legal-documents?q=luat&evil=1');
     expect(lastUpstreamQuery().evil).toBeUndefined();

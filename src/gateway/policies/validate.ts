@@ -40,11 +40,13 @@ export const validatePolicy: PolicyFactory = (config) => {
         }
         seen.set(name, value.trim());
       }
-      const params = new URLSearchParams();
+      // The upstream's query string, written directly: declared order, names and defaults encoded
+      // once at load (param-validators.ts), each given value encoded once here.
+      const parts: string[] = [];
       for (const [name, v] of ds.params) {
         const raw = seen.get(name);
         if (raw === undefined || raw === '') {
-          if (v.defaultValue !== undefined) params.set(name, v.defaultValue);
+          if (v.defaultPart !== undefined) parts.push(v.defaultPart);
           continue;
         }
         const res = v.check(raw);
@@ -53,7 +55,7 @@ export const validatePolicy: PolicyFactory = (config) => {
             param: name,
             message: `Tham số ${name} không hợp lệ: ${res.reason}.`,
           });
-        params.set(name, res.value);
+        parts.push(v.queryName + encodeURIComponent(res.value));
       }
       if (ds.requireOneOf.length > 0 && !ds.requireOneOf.some((n) => seen.get(n))) {
         throw new ApiError('invalid_request', {
@@ -72,9 +74,8 @@ export const validatePolicy: PolicyFactory = (config) => {
           message: `Số trang tối đa của gói ${plan.name} là ${plan.max_page}.`,
         });
       }
-      params.set('page', String(page));
-      params.set('per_page', String(perPage));
-      ctx.params = params;
+      parts.push(`page=${page}`, `per_page=${perPage}`);
+      ctx.upstreamQuery = parts.join('&');
       ctx.page = page;
       ctx.perPage = perPage;
     },

@@ -9,7 +9,7 @@ import type { Outcome } from './finish';
 function upstreamPath(ctx: RequestContext): string {
   const route = ctx.route!;
   const base = `/${route.dataset!.upstreamPath}`;
-  if (route.kind === 'list') return `${base}?${ctx.params!.toString()}`;
+  if (route.kind === 'list') return `${base}?${ctx.upstreamQuery!}`;
   const id = encodeURIComponent(route.id!);
   return route.subresource ? `${base}/${id}/${route.subresource.name}` : `${base}/${id}`;
 }
