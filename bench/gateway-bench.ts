@@ -45,6 +45,7 @@ import {
   build,
   canPin,
   ensureNginx,
+  pinKernelMonitors,
   pinProcess,
   pinSelf,
   startBare,
@@ -215,6 +216,13 @@ async function main(): Promise<void> {
       redisPinned = `Redis moved to CPU ${loadCpus} at nice ${serverPriority} for the run (put back after)`;
       cleanup.push(() => Promise.resolve(restore()));
     }
+  }
+  let monitorsPinned = '';
+  if (loadCpus) {
+    const monitors = pinKernelMonitors(loadCpus);
+    cleanup.push(() => Promise.resolve(monitors.restore()));
+    if (monitors.moved.length > 0)
+      monitorsPinned = ` The kernel's ${monitors.moved.join(', ')} moved to CPU ${loadCpus} for the run (put back after).`;
   }
   try {
     // At SERVER_NICE, like the servers under test: it stands in for an upstream on its own machine.
@@ -434,7 +442,7 @@ async function main(): Promise<void> {
       rounds: ROUNDS,
       open_loop_s: OPEN_SECONDS,
       log_level: LOG_LEVEL,
-      pinning: `${pinning} ${serverPriority !== undefined ? `Stub and the servers under test (b)-(d), all their threads, at nice ${serverPriority}; the load generators and (e) at 0.` : 'Every process at normal priority (not root).'} ${redisPinned}; PostgreSQL (not on the hot path) untouched. Open loop: its own generator process on CPU ${loadCpus ?? 'any'} (undici, ${OPEN_LOOP_NODE_FLAGS.join(' ')}).`,
+      pinning: `${pinning} ${serverPriority !== undefined ? `Stub and the servers under test (b)-(d), all their threads, at nice ${serverPriority}; the load generators and (e) at 0.` : 'Every process at normal priority (not root).'} ${redisPinned}; PostgreSQL (not on the hot path) untouched.${monitorsPinned} Open loop: its own generator process on CPU ${loadCpus ?? 'any'} (undici, ${OPEN_LOOP_NODE_FLAGS.join(' ')}).`,
     };
     const result = {
       date: new Date().toISOString(),

@@ -2,7 +2,7 @@
 // the stub, the gateway, nginx, the bare proxy and the stub, each optionally pinned to CPUs.
 import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -66,10 +66,11 @@ export function pinSelf(cpus: string): void {
 }
 
 /**
- * Moves a local server process (Redis) to the given CPUs and scheduling priority for the bench;
- * returns how to put both back. Only for a process this user may change; otherwise nothing changes.
+ * Moves a local server process (Redis) to the given CPUs and, when given, scheduling priority for
+ * the bench; returns how to put both back. Only for a process this user may change; otherwise
+ * nothing changes.
  */
-export function pinProcess(pid: number, cpus: string, priority: number): (() => void) | undefined {
+export function pinProcess(pid: number, cpus: string, priority?: number): (() => void) | undefined {
   try {
     const mask = /:\s*(\S+)\s*$/.exec(
       execFileSync('taskset', ['-p', String(pid)], { stdio: 'pipe' }).toString(),
@@ -77,14 +78,44 @@ export function pinProcess(pid: number, cpus: string, priority: number): (() => 
     if (!mask) return undefined;
     const nice = getPriority(pid);
     execFileSync('taskset', ['-a', '-cp', cpus, String(pid)], { stdio: 'pipe' });
-    setPriority(pid, priority);
+    if (priority !== undefined) setPriority(pid, priority);
     return () => {
-      setPriority(pid, nice);
+      if (priority !== undefined) setPriority(pid, nice);
       execFileSync('taskset', ['-a', '-p', mask, String(pid)], { stdio: 'pipe' });
     };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The kernel's DAMON monitor threads (`kdamond.N`), where the machine runs them, moved to the load
+ * CPU for the run (their priority untouched). On a kernel without preemption each of their runs
+ * holds its CPU for 3–6 ms, every ≈ 0.51 s: left free they land on whichever CPU the scheduler
+ * picks, mostly the server's under load, so they stalled the server under test in (c) and (d)'s
+ * windows but rarely the stub in (a)'s, and that stall counted as latency added by the server. On
+ * the load CPU they delay the generator and the stub alike in every window. Returns the threads
+ * moved and how to put them back; nothing without the right to move them.
+ */
+export function pinKernelMonitors(cpus: string): { moved: string[]; restore(): void } {
+  const moved: string[] = [];
+  const restores: (() => void)[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let comm: string;
+    try {
+      comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (!/^kdamond\.\d+$/.test(comm)) continue;
+    const restore = pinProcess(Number(entry), cpus);
+    if (restore) {
+      moved.push(comm);
+      restores.push(restore);
+    }
+  }
+  return { moved, restore: () => restores.forEach((r) => r()) };
 }
 
 /** A bench/*.ts server run through tsx; it prints {"port":N} once it listens. */

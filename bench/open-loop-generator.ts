@@ -44,6 +44,13 @@ export interface OpenLoopResult {
   slow?: [number, number][];
   /** With slowMs: the window's start on CLOCK_MONOTONIC in seconds (the clock perf and the kernel use). */
   start_monotonic_s?: number;
+  /**
+   * The generator's own lateness: the most a request went out after its slot, and how many went
+   * out more than 2 ms late (the generator's timer fires every ≈ 1 ms). A request sent late is
+   * still timed from its slot, so this part of its latency is the instrument's, not the target's.
+   */
+  send_lag_max_ms: number;
+  sent_late: number;
 }
 
 /** Most connections the generator opens to one origin. */
@@ -130,12 +137,18 @@ export async function openLoopWindow(req: OpenLoopRequest): Promise<OpenLoopResu
   const w = new Window(total, () => done(), req.slowMs);
   if (total === 0) done();
   let sent = 0;
+  let lagMax = 0;
+  let late = 0;
   const t0 = performance.now();
   const startMono = Number(process.hrtime.bigint()) / 1e9;
   const tick = (): void => {
-    const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * req.rate));
+    const now = performance.now();
+    const due = Math.min(total, Math.floor(((now - t0) / 1000) * req.rate));
     while (sent < due) {
-      w.scheduled[sent] = t0 + (sent * 1000) / req.rate;
+      const slot = t0 + (sent * 1000) / req.rate;
+      w.scheduled[sent] = slot;
+      if (now - slot > 2) late++;
+      if (now - slot > lagMax) lagMax = now - slot;
       pool.dispatch(opts, new Exchange(w, sent));
       sent++;
     }
@@ -158,6 +171,8 @@ export async function openLoopWindow(req: OpenLoopRequest): Promise<OpenLoopResu
     p99_ms: percentile(sorted, 99),
     p999_ms: percentile(sorted, 99.9),
     max_ms: percentile(sorted, 100),
+    send_lag_max_ms: Math.round(lagMax * 1000) / 1000,
+    sent_late: late,
     ...(w.slow && {
       slow: w.slow.map(([i, ms]): [number, number] => [(i * 1000) / req.rate, ms]),
       start_monotonic_s: startMono,

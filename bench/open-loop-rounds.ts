@@ -83,6 +83,15 @@ export async function openLoopRounds(
   };
 }
 
+function lateness(a: OpenLoopResult, c: OpenLoopResult | undefined, d: OpenLoopResult): string {
+  const targets: [string, OpenLoopResult][] = [
+    ['(a)', a],
+    ...(c ? [['(c)', c] as [string, OpenLoopResult]] : []),
+    ['(d)', d],
+  ];
+  return targets.map(([id, r]) => `${id} ${r.sent_late}, at most ${r.send_lag_max_ms} ms late`).join('; ');
+}
+
 export function openLoopMarkdown(o: OpenLoopComparison): string[] {
   const { a, c, d } = o.median;
   const row = (id: string, r: OpenLoopResult): string =>
@@ -98,6 +107,7 @@ export function openLoopMarkdown(o: OpenLoopComparison): string[] {
     ...(c ? [row('(c) bare Node proxy', c)] : []),
     row('(d) gateway', d),
     '',
+    `The generator's own lateness in those windows (requests sent more than 2 ms after their slot, still timed from it): ${lateness(a, c, d)}.`,
     `p99 added by the gateway over (a): ${o.median.p99_added_ms} ms, median of the rounds ${o.rounds.map((r) => r.p99_added_ms).join(', ')} (p50 added in the median round: ${ms(d.p50_ms - a.p50_ms)} ms).`,
     ...(o.c_p99_added_ms !== undefined
       ? [
