@@ -3,6 +3,7 @@ import type { RawConfig } from './load-config';
 import { ConfigError } from './load-config';
 import { compileParamValidators } from './param-validators';
 import type { ParamValidator } from './param-validators';
+import type { MeterLimits } from '../metering/meter-store';
 import type { PlanLimits } from './plans-schema';
 import type { UpstreamConfig } from './upstreams-schema';
 import { compileIpMatcher } from './trusted-proxies';
@@ -12,6 +13,8 @@ export interface CompiledPlan extends PlanLimits {
   name: string;
   /** Position in the ordered plan list: a plan satisfies "X+" when rank >= rank(X). */
   rank: number;
+  /** Its counting limits as the meter store takes them: one object per plan (the Redis store keeps their text per object). */
+  meterLimits: MeterLimits;
 }
 
 export interface CompiledField {
@@ -97,7 +100,12 @@ function compileDataset(ds: DatasetConfig, i: number, raw: RawConfig, rankOf: (p
 
 /** Cross-file checks and compilation (validators, CIDR matchers, plan ranks), done once per load. */
 export function compileConfig(raw: RawConfig): RuntimeConfig {
-  const planList: CompiledPlan[] = Object.entries(raw.plans.plans).map(([name, p], rank) => ({ ...p, name, rank }));
+  const planList: CompiledPlan[] = Object.entries(raw.plans.plans).map(([name, p], rank) => ({
+    ...p,
+    name,
+    rank,
+    meterLimits: { perSecond: p.per_second, perMinute: p.per_minute, daily: p.daily_calls, monthly: p.monthly_calls },
+  }));
   const plans = new Map(planList.map((p) => [p.name, p]));
   const rankOf = (plan: string, at: string): number => {
     const p = plans.get(plan);

@@ -1,7 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import { StoreUnavailableError, refundFor } from '../../metering/meter-store';
-import type { CompiledPlan } from '../../config/compile-config';
-import type { MeterLimits, ReserveInput } from '../../metering/meter-store';
+import type { ReserveInput } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
 import type { PolicyFactory } from '../policy';
 import { fieldPlanFor } from '../shaping/field-plan';
@@ -12,21 +11,6 @@ import { fieldPlanFor } from '../shaping/field-plan';
  */
 export const meterPolicy: PolicyFactory = (config, deps) => {
   const { timezone, upgrade_url, buy_credits_url } = config.raw.plans;
-  // One limits object per plan: the Redis store keeps the text of its numbers per object.
-  const limitsOf = new WeakMap<CompiledPlan, MeterLimits>();
-  const limitsFor = (plan: CompiledPlan): MeterLimits => {
-    let l = limitsOf.get(plan);
-    if (l === undefined) {
-      l = {
-        perSecond: plan.per_second,
-        perMinute: plan.per_minute,
-        daily: plan.daily_calls,
-        monthly: plan.monthly_calls,
-      };
-      limitsOf.set(plan, l);
-    }
-    return l;
-  };
   return {
     name: 'meter',
     async handle(ctx) {
@@ -45,7 +29,7 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
         accountId: account.id,
         requestId: ctx.meterId,
         cost: route.subresource ? route.subresource.cost : ds.cost,
-        limits: limitsFor(plan),
+        limits: plan.meterLimits,
         windows,
         creditsAllowed: plan.extra_credits,
         ...(opensFullText
