@@ -23,20 +23,9 @@ export interface RedisMeterStoreOptions {
   commandTimeoutMs?: number;
 }
 
-/** What the reserve's text of numbers was made from (see reserveNumbers). */
+/** The reserve's numbers, and their text as sent (see reserveNumbers). */
 interface ReserveNumbers {
-  cost: number;
-  perSecond: number;
-  perMinute: number;
-  daily: number;
-  monthly: number;
-  credits: number;
-  /** The full-text cap, or -1 without a document. */
-  cap: number;
-  ttlSecond: number;
-  ttlMinute: number;
-  ttlDay: number;
-  ttlMonth: number;
+  values: number[];
   text: string;
 }
 
@@ -90,58 +79,30 @@ export class RedisMeterStore implements MeterStore {
 
   /**
    * The reserve's 12 numbers as one argument (see meter-lua.ts). Requests of one plan in one
-   * second send the same text: it is kept per limits object (the meter policy passes one per
-   * plan) and made again only when a number changes, instead of formatting 12 numbers per call.
+   * second send the same text: it is kept per limits object (one per plan, made at config load)
+   * and made again only when a number changes, instead of formatting 12 numbers per call.
    */
   private reserveNumbers(input: ReserveInput): string {
     const { limits: l, fullText } = input;
     const t = input.windows.ttl;
-    const credits = input.creditsAllowed ? 1 : 0;
-    const cap = fullText ? fullText.cap : -1;
-    const k = this.numbers.get(l);
-    if (
-      k !== undefined &&
-      k.cost === input.cost &&
-      k.perSecond === l.perSecond &&
-      k.perMinute === l.perMinute &&
-      k.daily === l.daily &&
-      k.monthly === l.monthly &&
-      k.credits === credits &&
-      k.cap === cap &&
-      k.ttlSecond === t.second &&
-      k.ttlMinute === t.minute &&
-      k.ttlDay === t.day &&
-      k.ttlMonth === t.month
-    )
-      return k.text;
-    const text = [
+    const values = [
       input.cost,
       l.perSecond,
       l.perMinute,
       l.daily,
       l.monthly,
-      credits,
+      input.creditsAllowed ? 1 : 0,
       fullText ? 1 : 0,
       fullText ? fullText.cap : 0,
       t.second,
       t.minute,
       t.day,
       t.month,
-    ].join(',');
-    this.numbers.set(l, {
-      cost: input.cost,
-      perSecond: l.perSecond,
-      perMinute: l.perMinute,
-      daily: l.daily,
-      monthly: l.monthly,
-      credits,
-      cap,
-      ttlSecond: t.second,
-      ttlMinute: t.minute,
-      ttlDay: t.day,
-      ttlMonth: t.month,
-      text,
-    });
+    ];
+    const kept = this.numbers.get(l);
+    if (kept !== undefined && kept.values.every((v, i) => v === values[i])) return kept.text;
+    const text = values.join(',');
+    this.numbers.set(l, { values, text });
     return text;
   }
 
