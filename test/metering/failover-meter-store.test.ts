@@ -47,15 +47,27 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
   });
   afterEach(() => expect(unhandled).toEqual([]));
 
-  const make = (policy: StoreFailurePolicy, changes: boolean[]) =>
+  /** With `client` and `commandTimeoutMs`: a store on another connection, with a deadline of its own. */
+  const make = (
+    policy: StoreFailurePolicy,
+    changes: boolean[] = [],
+    client = redis,
+    commandTimeoutMs?: number,
+  ) =>
     new FailoverMeterStore({
-      primary: new RedisMeterStore({ redis, prefix: 'f:' }),
+      primary: new RedisMeterStore({ redis: client, prefix: 'f:', commandTimeoutMs }),
       fallback: new MemoryMeterStore(),
-      redis,
+      redis: client,
       policy,
       probeIntervalMs: 50,
       onFallbackChange: (active) => changes.push(active),
     });
+  /** A connection with no command timeout: only the store's own deadline (200 ms) bounds a command. */
+  const withoutClientTimeout = async (policy: StoreFailurePolicy, changes: boolean[] = []) => {
+    const bare = createRedisClient(server.url, { commandTimeoutMs: 0, maxBackoffMs: 100 });
+    await waitForReady(bare);
+    return { bare, store: make(policy, changes, bare, 200) };
+  };
 
   it('loads the script with EVAL on a fresh server (NOSCRIPT), then runs it by digest', async () => {
     expect(await redis.script('EXISTS', RESERVE_SCRIPT.sha)).toEqual([0]);
@@ -134,17 +146,8 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
   });
 
   it("open: falls back at the store's own deadline when the client has no command timeout", async () => {
-    const bare = createRedisClient(server.url, { commandTimeoutMs: 0, maxBackoffMs: 100 });
-    await waitForReady(bare);
     const changes: boolean[] = [];
-    const open = new FailoverMeterStore({
-      primary: new RedisMeterStore({ redis: bare, prefix: 'd:', commandTimeoutMs: 200 }),
-      fallback: new MemoryMeterStore(),
-      redis: bare,
-      policy: 'open',
-      probeIntervalMs: 50,
-      onFallbackChange: (active) => changes.push(active),
-    });
+    const { bare, store: open } = await withoutClientTimeout('open', changes);
     const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
     await waitForReady(blocker);
     expect((await open.reserve(input('acc_d'))).ok).toBe(true);
@@ -167,14 +170,7 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
   });
 
   it("closed: the store's own deadline also bounds peeks and pipelines", async () => {
-    const bare = createRedisClient(server.url, { commandTimeoutMs: 0, maxBackoffMs: 100 });
-    await waitForReady(bare);
-    const closed = new FailoverMeterStore({
-      primary: new RedisMeterStore({ redis: bare, prefix: 'd:', commandTimeoutMs: 200 }),
-      fallback: new MemoryMeterStore(),
-      redis: bare,
-      policy: 'closed',
-    });
+    const { bare, store: closed } = await withoutClientTimeout('closed');
     const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
     await waitForReady(blocker);
     const sleeping = blocker.call('DEBUG', 'SLEEP', '0.6');
