@@ -6,6 +6,8 @@ import type { ParamValidator } from './param-validators';
 import type { MeterLimits } from '../metering/meter-store';
 import type { PlanLimits } from './plans-schema';
 import type { UpstreamConfig } from './upstreams-schema';
+import { fieldPlan } from './field-plans';
+import type { FieldPlan } from './field-plans';
 import { compileIpMatcher } from './trusted-proxies';
 import type { IpMatcher } from './trusted-proxies';
 
@@ -15,6 +17,8 @@ export interface CompiledPlan extends PlanLimits {
   rank: number;
   /** Its counting limits as the meter store takes them: one object per plan (the Redis store keeps their text per object). */
   meterLimits: MeterLimits;
+  /** Its IETF RateLimit-Policy field value: one "minute" and one "month" policy, fixed by the plan. */
+  rateLimitPolicy: string;
 }
 
 export interface CompiledField {
@@ -44,6 +48,8 @@ export interface CompiledDataset {
   params: Map<string, ParamValidator>;
   requireOneOf: string[];
   fields: CompiledField[];
+  /** What each plan (by name) gets of the plan-gated fields. */
+  fieldPlans: Map<string, FieldPlan>;
   subresources: Map<string, CompiledSubresource>;
   source: DatasetConfig;
 }
@@ -58,11 +64,20 @@ export interface RuntimeConfig {
   trustedProxy: IpMatcher;
 }
 
+/** The "month" policy's window in seconds: 31 days, the longest calendar month. */
+const MONTH_WINDOW_S = 31 * 86_400;
+
 function fieldRule(name: string, rule: FieldRule, rankOf: (p: string, at: string) => number, at: string): CompiledField {
   return { name, minRank: rankOf(rule.min_plan, `${at}.fields.${name}.min_plan`), preview: rule.preview };
 }
 
-function compileDataset(ds: DatasetConfig, i: number, raw: RawConfig, rankOf: (p: string, at: string) => number): CompiledDataset {
+function compileDataset(
+  ds: DatasetConfig,
+  i: number,
+  raw: RawConfig,
+  rankOf: (p: string, at: string) => number,
+  planList: readonly CompiledPlan[],
+): CompiledDataset {
   const at = `datasets.${i}`;
   if (!raw.upstreams.upstreams[ds.upstream]) {
     throw new ConfigError('datasets.yaml', `${at}.upstream`, `unknown upstream "${ds.upstream}" (not in upstreams.yaml)`);
@@ -93,6 +108,7 @@ function compileDataset(ds: DatasetConfig, i: number, raw: RawConfig, rankOf: (p
     params,
     requireOneOf: ds.list.require_one_of,
     fields,
+    fieldPlans: new Map(planList.map((p) => [p.name, fieldPlan(fields, ds.full_text_field, p)])),
     subresources,
     source: ds,
   };
@@ -105,6 +121,7 @@ export function compileConfig(raw: RawConfig): RuntimeConfig {
     name,
     rank,
     meterLimits: { perSecond: p.per_second, perMinute: p.per_minute, daily: p.daily_calls, monthly: p.monthly_calls },
+    rateLimitPolicy: `"minute";q=${p.per_minute};w=60, "month";q=${p.monthly_calls};w=${MONTH_WINDOW_S}`,
   }));
   const plans = new Map(planList.map((p) => [p.name, p]));
   const rankOf = (plan: string, at: string): number => {
@@ -116,7 +133,7 @@ export function compileConfig(raw: RawConfig): RuntimeConfig {
   raw.datasets.datasets.forEach((ds, i) => {
     if (datasets.has(ds.path)) throw new ConfigError('datasets.yaml', `datasets.${i}.path`, `duplicate path "${ds.path}"`);
     if (['me', 'datasets', 'openapi.json'].includes(ds.path)) throw new ConfigError('datasets.yaml', `datasets.${i}.path`, `"${ds.path}" is reserved`);
-    datasets.set(ds.path, compileDataset(ds, i, raw, rankOf));
+    datasets.set(ds.path, compileDataset(ds, i, raw, rankOf, planList));
   });
   let trustedProxy: IpMatcher;
   try {

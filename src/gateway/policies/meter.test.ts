@@ -89,6 +89,15 @@ describe('meter: counting', () => {
     expect(m.body.data.quota.monthly_remaining).toBe(4);
     expect(m.headers['ratelimit']).toContain('"month";r=4');
   });
+
+  it("states each plan's own minute and month quotas in RateLimit-Policy", async () => {
+    const tiny = await h.account('tiny');
+    const slow = await h.account('slow');
+    const a = await get(tiny.key, '/v1/legal-documents?q=luat');
+    const b = await get(slow.key, '/v1/legal-documents?q=luat');
+    expect(a.headers['ratelimit-policy']).toBe('"minute";q=100;w=60, "month";q=5;w=2678400');
+    expect(b.headers['ratelimit-policy']).toBe('"minute";q=3;w=60, "month";q=100;w=2678400');
+  });
 });
 
 describe('meter: limits', () => {

@@ -3,20 +3,6 @@ import type { Usage } from '../../metering/meter-store';
 import type { Windows } from '../../metering/windows';
 import { decimal } from '../../util/decimal';
 
-const MONTH_WINDOW_S = 31 * 86_400;
-
-// RateLimit-Policy depends on the plan alone: built once per compiled plan, not per response.
-const policies = new WeakMap<CompiledPlan, string>();
-
-function policyOf(plan: CompiledPlan): string {
-  let p = policies.get(plan);
-  if (p === undefined) {
-    p = `"minute";q=${plan.per_minute};w=60, "month";q=${plan.monthly_calls};w=${MONTH_WINDOW_S}`;
-    policies.set(plan, p);
-  }
-  return p;
-}
-
 /**
  * Appends, as name/value pairs for writeHead, the reference's quota and rate headers plus the IETF
  * RateLimit-Policy / RateLimit fields (draft-ietf-httpapi-ratelimit-headers): one "minute" and one
@@ -37,7 +23,7 @@ export function appendQuotaHeaders(out: string[], plan: CompiledPlan, usage: Usa
     'X-RateLimit-Remaining',
     minuteLeft,
     'RateLimit-Policy',
-    policyOf(plan),
+    plan.rateLimitPolicy,
     'RateLimit',
     `"minute";r=${minuteLeft};t=${decimal(w.secondsToMinuteEnd)}, "month";r=${monthLeft};t=${decimal(w.secondsToMonthEnd)}`,
   );
