@@ -79,12 +79,31 @@ export function cpuSeconds(pids: readonly number[]): number {
   return ticks / CLK_TCK;
 }
 
-/** Resident set size in bytes, from /proc/<pid>/status. */
+/**
+ * Milliseconds of steal so far on each CPU, by CPU number (/proc/stat: time the hypervisor ran
+ * something else while this guest's CPU had work), or undefined where the kernel does not say. A
+ * window's difference tells a stall of the host from one of the server.
+ */
+export function stealMsByCpu(): number[] | undefined {
+  try {
+    const out: number[] = [];
+    for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
+      // cpuN user nice system idle iowait irq softirq steal ...
+      const m = /^cpu(\d+)\s/.exec(line);
+      if (m) out[Number(m[1])] = (Number(line.trim().split(/\s+/)[8]) * 1000) / CLK_TCK;
+    }
+    return out.length > 0 && out.every(Number.isFinite) ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** CPU microseconds per request, rounded; 0 when nothing was served. */
 export function usPerRequest(cpuS: number, requests: number): number {
   return requests > 0 ? Math.round((cpuS / requests) * 1e6) : 0;
 }
 
+/** Resident set size in bytes, from /proc/<pid>/status. */
 export function rssBytes(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : 0;

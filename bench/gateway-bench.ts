@@ -393,6 +393,7 @@ async function main(): Promise<void> {
         OPEN_SECONDS,
         ROUNDS,
         OPEN_WARMUP,
+        serverCpus === undefined ? undefined : Number(serverCpus),
       );
     if (bare) await bare.stop();
     if (gw1) {

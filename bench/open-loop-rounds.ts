@@ -9,14 +9,20 @@
 // so that the first second of load brings a full collection and regrows the young generation
 // (a 0.4-1.2 s stall with single requests waiting up to 660 ms, measured on the gateway). A round
 // measures the server under steady load at the rate, not its resumption after the other's round.
-import { middleBy } from './bench-lib';
+import { middleBy, stealMsByCpu } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { OpenLoop, OpenLoopResult } from './open-loop-client';
 
+/**
+ * One measured window, with the steal during it when the kernel reports it: on the server's CPU, and
+ * on the others (the load generator, the stub, Redis), whose stalls delay every target.
+ */
+export type OpenWindow = OpenLoopResult & { server_steal_ms?: number; load_steal_ms?: number };
+
 export interface OpenRound {
-  a: OpenLoopResult;
-  c?: OpenLoopResult;
-  d: OpenLoopResult;
+  a: OpenWindow;
+  c?: OpenWindow;
+  d: OpenWindow;
   p99_added_ms: number;
   /** What the bare proxy adds over (a) in the same round. */
   c_p99_added_ms?: number;
@@ -48,28 +54,39 @@ export async function openLoopRounds(
   seconds: number,
   count: number,
   warmup = 2,
+  serverCpu?: number,
 ): Promise<OpenLoopComparison> {
   const rounds: OpenRound[] = [];
   // The generator keeps one pool per target for all rounds, its connections opened in the first
   // warm-up, as a client's pool would be: a round measures requests, not connection set-up.
-  const measure = async (t: LoadTarget): Promise<OpenLoopResult> => {
+  const measure = async (t: LoadTarget): Promise<OpenWindow> => {
     if (warmup > 0) await gen.run(t, rate, warmup);
-    return gen.run(t, rate, seconds);
+    const before = serverCpu === undefined ? undefined : stealMsByCpu();
+    const r: OpenWindow = await gen.run(t, rate, seconds);
+    const after = serverCpu === undefined ? undefined : stealMsByCpu();
+    if (before && after && serverCpu !== undefined) {
+      const diff = after.map((x, cpu) => x - (before[cpu] ?? x));
+      r.server_steal_ms = Math.round(diff[serverCpu] ?? 0);
+      r.load_steal_ms = Math.round(diff.reduce((sum, x, cpu) => (cpu === serverCpu ? sum : sum + x), 0));
+    }
+    return r;
   };
+  const steal = (r: OpenWindow): string =>
+    r.server_steal_ms === undefined ? '' : ` (steal ${r.server_steal_ms} + ${r.load_steal_ms ?? 0} ms)`;
   for (let i = 0; i < count; i++) {
     process.stdout.write(`open loop at ${rate} req/s, round ${i + 1}/${count}: (a) ... `);
     const a = await measure(targets.a);
-    process.stdout.write(`p99 ${a.p99_ms} ms; `);
-    let c: OpenLoopResult | undefined;
+    process.stdout.write(`p99 ${a.p99_ms} ms${steal(a)}; `);
+    let c: OpenWindow | undefined;
     if (targets.c) {
       process.stdout.write('(c) ... ');
       c = await measure(targets.c);
-      process.stdout.write(`p99 ${c.p99_ms} ms, added ${ms(c.p99_ms - a.p99_ms)} ms; `);
+      process.stdout.write(`p99 ${c.p99_ms} ms${steal(c)}, added ${ms(c.p99_ms - a.p99_ms)} ms; `);
     }
     process.stdout.write('(d) ... ');
     const d = await measure(targets.d);
     const added = ms(d.p99_ms - a.p99_ms);
-    console.log(`p99 ${d.p99_ms} ms, added ${added} ms`);
+    console.log(`p99 ${d.p99_ms} ms${steal(d)}, added ${added} ms`);
     rounds.push({ a, ...(c && { c, c_p99_added_ms: ms(c.p99_ms - a.p99_ms) }), d, p99_added_ms: added });
   }
   const cAdded = rounds.filter((r) => r.c_p99_added_ms !== undefined);
@@ -92,6 +109,19 @@ function lateness(a: OpenLoopResult, c: OpenLoopResult | undefined, d: OpenLoopR
   return targets.map(([id, r]) => `${id} ${r.sent_late}, at most ${r.send_lag_max_ms} ms late`).join('; ');
 }
 
+/** The host's share of the stalls: steal per window, when it was read. */
+function stealLine(rounds: readonly OpenRound[]): string[] {
+  if (rounds.every((r) => r.d.server_steal_ms === undefined)) return [];
+  const one = (r: OpenRound): string =>
+    [r.a, ...(r.c ? [r.c] : []), r.d]
+      .map((w) => `${w.server_steal_ms ?? '?'} + ${w.load_steal_ms ?? '?'}`)
+      .join(' / ');
+  const order = rounds[0]?.c ? '(a) / (c) / (d)' : '(a) / (d)';
+  return [
+    `Steal in each measured window, ms, on the server's CPU + on the load's, ${order} by round: ${rounds.map(one).join('; ')}.`,
+  ];
+}
+
 export function openLoopMarkdown(o: OpenLoopComparison): string[] {
   const { a, c, d } = o.median;
   const row = (id: string, r: OpenLoopResult): string =>
@@ -108,6 +138,7 @@ export function openLoopMarkdown(o: OpenLoopComparison): string[] {
     row('(d) gateway', d),
     '',
     `The generator's own lateness in those windows (requests sent more than 2 ms after their slot, still timed from it): ${lateness(a, c, d)}.`,
+    ...stealLine(o.rounds),
     `p99 added by the gateway over (a): ${o.median.p99_added_ms} ms, median of the rounds ${o.rounds.map((r) => r.p99_added_ms).join(', ')} (p50 added in the median round: ${ms(d.p50_ms - a.p50_ms)} ms).`,
     ...(o.c_p99_added_ms !== undefined
       ? [
