@@ -86,6 +86,19 @@ describe('authenticate: security', () => {
     expect(res.body.message).toMatch(/header/i);
   });
 
+  it('rejects a key in the query string behind a malformed parameter, on lists and details alike', async () => {
+    const { key } = await h.account('free');
+    for (const path of [
+      `/v1/legal-documents?q=%ZZ&api_key=${key}`,
+      `/v1/legal-documents/vb_1?a=%ZZ&api_key=${key}`,
+      `/v1/legal-documents/vb_1?a=%00&x=1&API_KEY=${key}`,
+      `/v1/legal-documents/vb_1?api_key=%ZZ${key}`,
+    ]) {
+      const res = await request(h.gw.app).get(path).set('X-Api-Key', key);
+      expect([path, res.status, res.body.code]).toEqual([path, 401, 'unauthorized']);
+    }
+  });
+
   it('never forwards the caller key upstream, but an identity assertion instead', async () => {
     const { key } = await h.account('free');
     h.stub.seen.length = 0;

@@ -15,30 +15,45 @@ function decode(raw: string): string {
   return decodeURIComponent(plus ? raw.replace(/\+/g, ' ') : raw);
 }
 
-/** Decodes a raw query string strictly: malformed escapes are reported, not silently passed on. */
+/**
+ * Decodes a raw query string strictly: malformed escapes are reported, not silently passed on. The
+ * first fault is the error; parsing goes on past it, so that every parameter whose name can be read
+ * is still seen (a key sent in the query string is refused even behind a malformed parameter), with
+ * '' for a value that cannot be used.
+ */
 export function parseQuery(raw: string): ParsedQuery {
   const pairs: [string, string][] = [];
+  let error: string | undefined;
   if (raw === '') return { pairs };
   for (const part of raw.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
     const rawName = eq === -1 ? part : part.slice(0, eq);
-    const rawValue = eq === -1 ? '' : part.slice(eq + 1);
-    let name: string;
-    let value: string;
-    try {
-      name = decode(rawName);
-      value = decode(rawValue);
-    } catch {
-      return {
-        pairs,
-        error: `Mã hóa phần trăm (percent-encoding) không hợp lệ trong tham số "${rawName.slice(0, 40)}".`,
-      };
+    const name = readable(rawName);
+    if (name === undefined) {
+      error ??= `Mã hóa phần trăm (percent-encoding) không hợp lệ trong tham số "${rawName.slice(0, 40)}".`;
+      continue;
     }
-    if (CONTROL.test(name) || CONTROL.test(value)) {
-      return { pairs, error: `Tham số "${name.slice(0, 40)}" chứa ký tự điều khiển không hợp lệ.` };
+    if (CONTROL.test(name)) {
+      error ??= `Tham số "${name.slice(0, 40)}" chứa ký tự điều khiển không hợp lệ.`;
+      continue;
     }
-    pairs.push([name, value]);
+    const value = eq === -1 ? '' : readable(part.slice(eq + 1));
+    if (value === undefined) {
+      error ??= `Mã hóa phần trăm (percent-encoding) không hợp lệ trong tham số "${rawName.slice(0, 40)}".`;
+      pairs.push([name, '']);
+    } else if (CONTROL.test(value)) {
+      error ??= `Tham số "${name.slice(0, 40)}" chứa ký tự điều khiển không hợp lệ.`;
+      pairs.push([name, '']);
+    } else pairs.push([name, value]);
   }
-  return { pairs };
+  return error === undefined ? { pairs } : { pairs, error };
+}
+
+function readable(raw: string): string | undefined {
+  try {
+    return decode(raw);
+  } catch {
+    return undefined;
+  }
 }
