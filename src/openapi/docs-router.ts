@@ -18,7 +18,6 @@ const ASSETS = new Set([
 
 function sendText(res: Response, type: string, body: string, extra: Record<string, string> = {}): void {
   res.setHeader('Content-Type', type);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
   for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
   res.send(body);
 }
@@ -30,9 +29,11 @@ function sendText(res: Response, type: string, body: string, extra: Record<strin
  */
 export function createDocsRouter(getConfig: () => RuntimeConfig): express.Router {
   const router = express.Router();
-  // These routes skip the pipeline, but still carry a request id like every response.
+  // These routes skip the pipeline, but still carry a request id and nosniff like every response
+  // (a 304 included).
   router.use(['/v1/openapi.json', '/docs'], (req: Request, res: Response, next) => {
     res.setHeader('X-Request-Id', requestIdOf(req));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
   router.get('/v1/openapi.json', (req: Request, res: Response) => {
@@ -59,7 +60,6 @@ export function createDocsRouter(getConfig: () => RuntimeConfig): express.Router
   router.use('/docs', (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (!ASSETS.has(req.path)) return next();
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     return assets(req, res, next);
   });
   return router;

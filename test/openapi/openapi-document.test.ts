@@ -203,6 +203,10 @@ describe('docs router mounted in the gateway app', () => {
     expect(res.body.openapi).toBe('3.1.0');
     const again = await request(h.gw.app).get('/v1/openapi.json').set('If-None-Match', res.headers.etag!);
     expect(again.status).toBe(304);
+    expect([res.headers['x-content-type-options'], again.headers['x-content-type-options']]).toEqual([
+      'nosniff',
+      'nosniff',
+    ]);
     expect(h.stub.seen).toHaveLength(0);
   });
 
