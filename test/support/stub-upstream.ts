@@ -31,7 +31,8 @@ export function legalRow(n: number): Record<string, unknown> {
 
 /**
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
- * *_missing → 404, *_boom → 500, *_slow → answers after 3 s; q=bad → 422, q=boom → 500.
+ * *_missing → 404, *_boom → 500, *_slow → answers after 3 s; q=bad → 422, q=boom → 500, q=gone → 404
+ * (a list the upstream does not serve).
  */
 export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   url: string;
@@ -55,6 +56,7 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
     if (q === 'bad')
       return void res.status(422).json({ code: 'invalid_request', message: 'issued_from after issued_to' });
     if (q === 'boom') return void res.status(500).json({ code: 'internal' });
+    if (q === 'gone') return void res.status(404).json({ code: 'not_found' });
     if (q === 'garbage') return void res.status(200).send('not json');
     const page = Number(req.query.page ?? 1);
     const perPage = Number(req.query.per_page ?? 20);

@@ -69,12 +69,14 @@ describe('meter: counting', () => {
     expect((await me(key)).quota.monthly_used).toBe(2);
   });
 
-  it('refunds upstream parameter errors and upstream failures', async () => {
+  it('refunds upstream parameter errors and upstream failures, a list the upstream does not serve among them', async () => {
     const { key } = await h.account('pro');
     expect((await get(key, '/v1/legal-documents?q=bad')).status).toBe(422);
     expect((await get(key, '/v1/legal-documents?q=boom')).status).toBe(503);
     expect((await get(key, '/v1/legal-documents/vb_boom')).status).toBe(503);
     expect((await get(key, '/v1/legal-documents?q=garbage')).status).toBe(503);
+    const gone = await get(key, '/v1/legal-documents?q=gone');
+    expect([gone.status, gone.body.code]).toEqual([503, 'search_unavailable']);
     expect((await me(key)).quota.monthly_used).toBe(0);
   });
 

@@ -53,7 +53,9 @@ export async function forwardAndShape(
     deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, (performance.now() - t0) / 1000);
   }
   ctx.upstreamStatus = reply.status;
-  if (reply.status === 404) throw new ApiError('not_found');
+  // Only an id can be unknown (DESIGN §4: a list always answers 200): a list's 404 means the
+  // upstream does not serve the dataset, a server fault that must not count, not the caller's 404.
+  if (reply.status === 404 && route!.kind !== 'list') throw new ApiError('not_found');
   if (reply.status === 422 || reply.status === 400) {
     const message = upstreamMessage(reply.body);
     throw new ApiError('invalid_request', message ? { message } : {});
