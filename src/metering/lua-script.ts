@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Command } from 'ioredis';
-import type { Cluster, Redis } from 'ioredis';
+import type { RedisClient } from '../stores/redis-client';
 import type { Deadline, DeadlineQueue, Expiring } from '../util/deadline-queue';
 
-export type RedisClient = Redis | Cluster;
+export type { RedisClient };
 
 /** The message of ioredis' own command timeout, so both kinds of timeout read the same. */
 export const COMMAND_TIMED_OUT = 'Command timed out';

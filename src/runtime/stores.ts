@@ -7,7 +7,7 @@ import type { GatewayMetrics } from '../observability/gateway-metrics';
 import { InProcessInvalidationBus } from '../stores/invalidation-bus';
 import type { InvalidationBus } from '../stores/invalidation-bus';
 import { RedisInvalidationBus } from '../stores/redis-invalidation-bus';
-import { createRedisClient } from '../stores/redis-client';
+import { connectRedis } from '../stores/redis-client';
 import type { Clock } from '../util/clock';
 import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
 import type { Logger } from '../util/logger';
@@ -48,7 +48,7 @@ export function createCounterStores(opts: {
   let lastErrorLog = 0;
   // No timer per command: every user of the connection below puts its commands under a deadline
   // of a queue (deadline-queue.ts), the meter store its own.
-  const redis = createRedisClient(opts.redisUrl, {
+  const redis = connectRedis(opts.redisUrl, {
     commandTimeoutMs: 0,
     onError: (err) => {
       // Reconnect attempts repeat the same error; one line every 10 s is enough.

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+import type { ClusterNode, RedisOptions } from 'ioredis';
 
 export interface RedisClientOptions {
   /**
@@ -18,25 +19,114 @@ export interface RedisClientOptions {
   onError?: (err: Error) => void;
 }
 
+/** A single node, or a Redis Cluster: the stores use either alike (keys of one account share a slot). */
+export type RedisClient = Redis | Cluster;
+
 /** A single-node client tuned to fail fast and keep reconnecting with capped, jittered backoff. */
 export function createRedisClient(url: string, opts: RedisClientOptions = {}): Redis {
+  const client = new Redis(url, nodeOptions(opts));
+  client.on('error', opts.onError ?? (() => undefined));
+  return client;
+}
+
+/**
+ * REDIS_URL as DESIGN §5 takes it: one `redis://` (or `rediss://`) URL for a single node, or a
+ * Redis Cluster given by its seed nodes, comma-separated (`redis://10.0.0.1:6379,redis://10.0.0.2:6379`),
+ * or by one address with the `redis+cluster://` (`rediss+cluster://`) scheme, such as a managed
+ * service's configuration endpoint. User name, password and TLS come from the first seed.
+ */
+export function connectRedis(url: string, opts: RedisClientOptions = {}): RedisClient {
+  const seeds = url
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const first = parseSeed(seeds[0] ?? '');
+  if (seeds.length === 1 && !first.cluster) return createRedisClient(url, opts);
+  const nodes: ClusterNode[] = seeds.map((s) => {
+    const seed = parseSeed(s);
+    return { host: seed.host, port: seed.port };
+  });
+  const node = nodeOptions(opts);
+  const client = new Cluster(nodes, {
+    enableOfflineQueue: node.enableOfflineQueue,
+    clusterRetryStrategy: node.retryStrategy,
+    slotsRefreshTimeout: node.connectTimeout,
+    // Managed TLS clusters announce node names that certificates are issued for: no re-resolving.
+    ...(first.tls
+      ? { dnsLookup: (address: string, cb: (e: null, a: string) => void) => cb(null, address) }
+      : {}),
+    redisOptions: {
+      ...node,
+      ...(first.username ? { username: first.username } : {}),
+      ...(first.password ? { password: first.password } : {}),
+      ...(first.tls ? { tls: {} } : {}),
+    },
+  });
+  client.on('error', opts.onError ?? (() => undefined));
+  // ioredis opens a node's connection on its first command, which would then wait for the connect
+  // (and, under load, miss its deadline and send the gateway to its fallback): open them all as
+  // soon as the cluster is ready (a node added later connects on first use).
+  const connectAll = (): void => {
+    for (const node of client.nodes('all')) if (node.status === 'wait') node.connect().catch(() => undefined);
+  };
+  client.on('ready', connectAll);
+  return client;
+}
+
+interface Seed {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  tls: boolean;
+  cluster: boolean;
+}
+
+const SCHEMES: Record<string, { tls: boolean; cluster: boolean }> = {
+  'redis:': { tls: false, cluster: false },
+  'rediss:': { tls: true, cluster: false },
+  'redis+cluster:': { tls: false, cluster: true },
+  'rediss+cluster:': { tls: true, cluster: true },
+};
+
+function parseSeed(raw: string): Seed {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`REDIS_URL: "${raw}" is not a URL (redis://host:port)`);
+  }
+  const scheme = SCHEMES[u.protocol];
+  if (!scheme || !u.hostname) {
+    throw new Error(
+      `REDIS_URL: "${u.protocol}//${u.host}" is not a redis://, rediss:// or redis+cluster:// address`,
+    );
+  }
+  return {
+    host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: u.port ? Number(u.port) : 6379,
+    username: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    ...scheme,
+  };
+}
+
+function nodeOptions(opts: RedisClientOptions): RedisOptions {
   const maxBackoff = opts.maxBackoffMs ?? 2_000;
   const offlineQueue = opts.offlineQueue ?? false;
-  const client = new Redis(url, {
+  return {
     enableOfflineQueue: offlineQueue,
     commandTimeout: opts.commandTimeoutMs === 0 ? undefined : (opts.commandTimeoutMs ?? 500),
     connectTimeout: opts.connectTimeoutMs ?? 2_000,
     // Without an offline queue nothing waits for a reconnect; with one, a command waits for one retry.
     maxRetriesPerRequest: offlineQueue ? 1 : 0,
-    retryStrategy: (times) =>
+    retryStrategy: (times: number) =>
       Math.min(maxBackoff, 50 * 2 ** Math.min(times, 8)) + Math.floor(Math.random() * 50),
-  });
-  client.on('error', opts.onError ?? (() => undefined));
-  return client;
+  };
 }
 
 /** Resolves when the client is ready (now or later); rejects after timeoutMs. */
-export function waitForReady(client: Redis, timeoutMs = 5_000): Promise<void> {
+export function waitForReady(client: RedisClient, timeoutMs = 5_000): Promise<void> {
   if (client.status === 'ready') return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onReady = (): void => {

@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import { withDeadline } from '../util/deadline-queue';
 import type { DeadlineQueue } from '../util/deadline-queue';
 import type { InvalidationBus, InvalidationListener, InvalidationMessage } from './invalidation-bus';
@@ -6,7 +7,7 @@ import { ListenerSet, parseInvalidation } from './invalidation-bus';
 
 export interface RedisInvalidationBusOptions {
   /** Used for PUBLISH; shared with other stores and owned by the caller. */
-  publisher: Redis;
+  publisher: RedisClient;
   /** Channel name, e.g. 'lk:invalidate'; replicas of one deployment must agree on it. */
   channel?: string;
   /** Malformed payloads and throwing listeners: the gateway logs them. */
@@ -21,7 +22,7 @@ export interface RedisInvalidationBusOptions {
  * sent before the first connect) and ioredis re-issues SUBSCRIBE after every reconnect.
  */
 export class RedisInvalidationBus implements InvalidationBus {
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
   private readonly listeners: ListenerSet;
   private readonly channel: string;
   private readonly subscribed: Promise<unknown>;
@@ -30,12 +31,20 @@ export class RedisInvalidationBus implements InvalidationBus {
     const onError = opts.onError ?? (() => undefined);
     this.channel = opts.channel ?? 'lk:invalidate';
     this.listeners = new ListenerSet(onError);
-    this.subscriber = opts.publisher.duplicate({
-      enableOfflineQueue: true,
+    const subscriberOptions = {
       autoResubscribe: true,
       maxRetriesPerRequest: null,
       commandTimeout: undefined,
-    });
+    };
+    const publisher = opts.publisher;
+    // A cluster delivers PUBLISH to every node, so a subscriber on any one of them hears it.
+    this.subscriber =
+      publisher instanceof Cluster
+        ? publisher.duplicate(undefined, {
+            enableOfflineQueue: true,
+            redisOptions: { ...publisher.options.redisOptions, ...subscriberOptions },
+          })
+        : publisher.duplicate({ ...subscriberOptions, enableOfflineQueue: true });
     this.subscriber.on('error', onError);
     this.subscriber.on('message', (channel: string, payload: string) => {
       if (channel !== this.channel) return;

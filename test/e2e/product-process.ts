@@ -5,8 +5,10 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
+import { Client } from 'pg';
 import { parseDocument } from 'yaml';
 import { signAdminToken } from '../../src/runtime/admin-secret';
+import { TEST_DATABASE_URL } from '../support/databases';
 import { freePort } from '../support/private-redis';
 
 export { freePort };
@@ -186,4 +188,28 @@ export async function configWithFreePorts(
     }
     edit(docs);
   });
+}
+
+/** A PostgreSQL schema of one e2e file's own: the DATABASE_URL that works in it, and its removal. */
+export interface E2eSchema {
+  databaseUrl: string;
+  drop(): Promise<void>;
+}
+
+export async function createE2eSchema(): Promise<E2eSchema> {
+  const schema = `e2e_${randomBytes(5).toString('hex')}`;
+  const query = async (sql: string): Promise<void> => {
+    const pg = new Client({ connectionString: TEST_DATABASE_URL });
+    await pg.connect();
+    try {
+      await pg.query(sql);
+    } finally {
+      await pg.end();
+    }
+  };
+  await query(`CREATE SCHEMA ${schema}`);
+  return {
+    databaseUrl: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`,
+    drop: () => query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+  };
 }

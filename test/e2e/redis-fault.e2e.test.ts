@@ -1,20 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { TEST_DATABASE_URL } from '../support/databases';
 import { PrivateRedis } from '../support/private-redis';
 import { startStubUpstream } from '../support/stub-upstream';
 import {
   ADMIN_SECRET,
+  createE2eSchema,
   apiGet,
   newAccount,
   pointUpstreamsAt,
   startProductProcess,
   tempConfig,
 } from './product-process';
-import type { ProductProcess } from './product-process';
+import type { E2eSchema, ProductProcess } from './product-process';
 
 // A private redis-server we can stop and start, behind gateways in 'open' and 'closed' mode.
-const schema = `e2e_${randomBytes(5).toString('hex')}`;
+let schema: E2eSchema;
 let redis: PrivateRedis;
 let stub: Awaited<ReturnType<typeof startStubUpstream>>;
 let open: ProductProcess;
@@ -22,10 +20,7 @@ let closed: ProductProcess;
 
 beforeAll(async () => {
   redis = await PrivateRedis.start();
-  const pg = new Client({ connectionString: TEST_DATABASE_URL });
-  await pg.connect();
-  await pg.query(`CREATE SCHEMA ${schema}`);
-  await pg.end();
+  schema = await createE2eSchema();
   stub = await startStubUpstream('127.0.0.2');
   const config = (mode: string) =>
     tempConfig((docs) => {
@@ -33,7 +28,7 @@ beforeAll(async () => {
       docs.gateway.set('store_failure', mode);
     });
   const env = {
-    DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`,
+    DATABASE_URL: schema.databaseUrl,
     REDIS_URL: redis.url,
     ADMIN_JWT_SECRET: ADMIN_SECRET,
   };
@@ -45,10 +40,7 @@ afterAll(async () => {
   await Promise.all([open?.stop(), closed?.stop()]);
   await redis?.kill();
   await stub?.close();
-  const pg = new Client({ connectionString: TEST_DATABASE_URL });
-  await pg.connect();
-  await pg.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await pg.end();
+  await schema?.drop();
 });
 
 const used = async (p: ProductProcess, key: string): Promise<number> =>

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/databases';
+import { TEST_REDIS_URL } from '../support/databases';
+import { startRedisCluster } from '../support/redis-cluster';
 import { startStubUpstream } from '../support/stub-upstream';
 import {
   ADMIN_SECRET,
+  createE2eSchema,
   adminCall,
   apiGet,
   newAccount,
@@ -11,78 +11,103 @@ import {
   startProductProcess,
   tempConfig,
 } from './product-process';
-import type { ProductProcess } from './product-process';
+import type { E2eSchema, ProductProcess } from './product-process';
 
 // Two gateway processes sharing one Redis and one PostgreSQL schema, in front of a stub upstream
-// on 127.0.0.2 (an external upstream: neither process starts a built-in one).
-const schema = `e2e_${randomBytes(5).toString('hex')}`;
-let stub: Awaited<ReturnType<typeof startStubUpstream>>;
-let a: ProductProcess;
-let b: ProductProcess;
+// on 127.0.0.2 (an external upstream: neither process starts a built-in one). The same suite runs
+// with REDIS_URL naming a single node and a Redis Cluster of three primaries (DESIGN §5), where
+// each account's keys live on the slot of its own hash tag.
+const REDIS: [string, () => Promise<{ url: string; close(): Promise<void> }>][] = [
+  ['one Redis', () => Promise.resolve({ url: TEST_REDIS_URL, close: () => Promise.resolve() })],
+  ['a Redis Cluster', startRedisCluster],
+];
 
-beforeAll(async () => {
-  const pg = new Client({ connectionString: TEST_DATABASE_URL });
-  await pg.connect();
-  await pg.query(`CREATE SCHEMA ${schema}`);
-  await pg.end();
-  stub = await startStubUpstream('127.0.0.2');
-  const configDir = tempConfig((docs) => {
-    pointUpstreamsAt(docs, stub.url);
-    docs.plans.setIn(
-      ['plans', 'harvest'],
-      docs.plans.createNode({
-        monthly_calls: 100000,
-        daily_calls: 10000,
-        per_minute: 10000,
-        per_second: 10000,
-        per_page_max: 100,
-        max_page: 100,
-        full_text_daily: 10,
-        ip_allowlist: true,
-        extra_credits: true,
-        bulk_watch: true,
-      }),
-    );
-    docs.plans.setIn(
-      ['plans', 'metered'],
-      docs.plans.createNode({
-        monthly_calls: 37,
-        daily_calls: 10000,
-        per_minute: 10000,
-        per_second: 10000,
-        per_page_max: 20,
-        max_page: 5,
-        full_text_daily: 10,
-        ip_allowlist: true,
-        extra_credits: true,
-        bulk_watch: false,
-      }),
-    );
+describe.each(REDIS)('metering shared by two gateway replicas on %s', (_name, startRedis) => {
+  let schema: E2eSchema;
+  let redis: { url: string; close(): Promise<void> };
+  let stub: Awaited<ReturnType<typeof startStubUpstream>>;
+  let a: ProductProcess;
+  let b: ProductProcess;
+
+  beforeAll(async () => {
+    schema = await createE2eSchema();
+    redis = await startRedis();
+    stub = await startStubUpstream('127.0.0.2');
+    const configDir = tempConfig((docs) => {
+      pointUpstreamsAt(docs, stub.url);
+      docs.plans.setIn(
+        ['plans', 'harvest'],
+        docs.plans.createNode({
+          monthly_calls: 100000,
+          daily_calls: 10000,
+          per_minute: 10000,
+          per_second: 10000,
+          per_page_max: 100,
+          max_page: 100,
+          full_text_daily: 10,
+          ip_allowlist: true,
+          extra_credits: true,
+          bulk_watch: true,
+        }),
+      );
+      docs.plans.setIn(
+        ['plans', 'metered'],
+        docs.plans.createNode({
+          monthly_calls: 37,
+          daily_calls: 10000,
+          per_minute: 10000,
+          per_second: 10000,
+          per_page_max: 20,
+          max_page: 5,
+          full_text_daily: 2,
+          ip_allowlist: true,
+          extra_credits: true,
+          bulk_watch: false,
+        }),
+      );
+    });
+    const env = {
+      CONFIG_DIR: configDir,
+      DATABASE_URL: schema.databaseUrl,
+      REDIS_URL: redis.url,
+      ADMIN_JWT_SECRET: ADMIN_SECRET,
+      LOG_LEVEL: 'warn',
+    };
+    a = await startProductProcess({ ...env, LOG_LEVEL: 'info' });
+    b = await startProductProcess({ ...env, LOG_LEVEL: 'info' });
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await stub?.close();
+    await redis?.close();
+    await schema?.drop();
   });
-  const env = {
-    CONFIG_DIR: configDir,
-    DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`,
-    REDIS_URL: TEST_REDIS_URL,
-    ADMIN_JWT_SECRET: ADMIN_SECRET,
-    LOG_LEVEL: 'warn',
-  };
-  a = await startProductProcess({ ...env, LOG_LEVEL: 'info' });
-  b = await startProductProcess({ ...env, LOG_LEVEL: 'info' });
-}, 180_000);
 
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await stub?.close();
-  const pg = new Client({ connectionString: TEST_DATABASE_URL });
-  await pg.connect();
-  await pg.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await pg.end();
-});
+  const burst = (n: number, key: string) =>
+    Promise.all(
+      Array.from({ length: n }, (_, i) => apiGet(i % 2 ? a : b, '/v1/legal-documents?q=luat', key)),
+    );
 
-const burst = (n: number, key: string) =>
-  Promise.all(Array.from({ length: n }, (_, i) => apiGet(i % 2 ? a : b, '/v1/legal-documents?q=luat', key)));
+  it('reports the shared counters ready on both replicas', async () => {
+    for (const p of [a, b]) {
+      const res = await fetch(`${p.admin}/readyz`);
+      const body = (await res.json()) as { checks: Record<string, boolean> };
+      expect([res.status, body.checks]).toEqual([200, expect.objectContaining({ counters: true })]);
+    }
+  });
 
-describe('metering shared by two gateway replicas', () => {
+  it('counts distinct full-text documents across replicas and refuses past the cap with full_text_limit', async () => {
+    const acc = await newAccount(a, 'metered');
+    expect((await apiGet(a, '/v1/legal-documents/vb_1', acc.key)).status).toBe(200);
+    expect((await apiGet(b, '/v1/legal-documents/vb_1', acc.key)).status).toBe(200);
+    expect((await apiGet(b, '/v1/legal-documents/vb_2', acc.key)).status).toBe(200);
+    const third = await apiGet(a, '/v1/legal-documents/vb_3', acc.key);
+    expect([third.status, third.body.code]).toEqual([429, 'full_text_limit']);
+    const me = await apiGet(b, '/v1/me', acc.key);
+    expect((me.body.data as { quota: { full_text_used_today: number } }).quota.full_text_used_today).toBe(2);
+  });
+
   it('admits exactly N of 120 concurrent requests against a monthly quota of N', async () => {
     const acc = await newAccount(a, 'metered');
     const results = await burst(120, acc.key);

@@ -5,28 +5,39 @@ import type { MeterLimits, MeterStore, ReserveInput } from '../../src/metering/m
 import { refundFor } from '../../src/metering/meter-store';
 import { RedisMeterStore } from '../../src/metering/redis-meter-store';
 import { computeWindows } from '../../src/metering/windows';
-import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
+import { connectRedis, createRedisClient, waitForReady } from '../../src/stores/redis-client';
+import type { RedisClient } from '../../src/stores/redis-client';
 import { ManualClock } from '../../src/util/clock';
 import { TEST_REDIS_URL } from '../support/databases';
+import { startRedisCluster } from '../support/redis-cluster';
+import type { TestRedisCluster } from '../support/redis-cluster';
 
 const TZ = 'Asia/Ho_Chi_Minh';
 const RUN = `t${randomBytes(4).toString('hex')}:`;
 const WIDE: MeterLimits = { perSecond: 1000, perMinute: 10_000, daily: 100_000, monthly: 1_000_000 };
 
 let redis: Redis;
+// REDIS_URL may name a Redis Cluster (DESIGN §5): the same contract on three primaries.
+let cluster: TestRedisCluster;
+let clustered: RedisClient;
 beforeAll(async () => {
   redis = createRedisClient(TEST_REDIS_URL, { commandTimeoutMs: 2000 });
-  await waitForReady(redis);
+  cluster = await startRedisCluster();
+  clustered = connectRedis(cluster.url, { commandTimeoutMs: 2000 });
+  await Promise.all([waitForReady(redis), waitForReady(clustered)]);
 });
 afterAll(async () => {
   const keys = await redis.keys(`${RUN}*`);
   if (keys.length > 0) await redis.del(...keys);
   await redis.quit();
+  await clustered.quit();
+  await cluster.close();
 });
 
 const factories: [string, (clock: ManualClock) => MeterStore][] = [
   ['memory', (clock) => new MemoryMeterStore({ clock })],
   ['redis', () => new RedisMeterStore({ redis, prefix: RUN })],
+  ['redis cluster', () => new RedisMeterStore({ redis: clustered, prefix: RUN })],
 ];
 
 describe.each(factories)('MeterStore contract: %s', (_name, create) => {

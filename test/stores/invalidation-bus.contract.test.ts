@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Redis } from 'ioredis';
 import type { InvalidationBus, InvalidationMessage } from '../../src/stores/invalidation-bus';
 import { InProcessInvalidationBus } from '../../src/stores/invalidation-bus';
-import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
+import { connectRedis, waitForReady } from '../../src/stores/redis-client';
+import type { RedisClient } from '../../src/stores/redis-client';
 import { RedisInvalidationBus } from '../../src/stores/redis-invalidation-bus';
 import { PrivateRedis, eventually } from '../support/private-redis';
 import { TEST_REDIS_URL } from '../support/databases';
+import { startRedisCluster } from '../support/redis-cluster';
+import type { TestRedisCluster } from '../support/redis-cluster';
 
 /** Two replicas' buses, and how to tear them down. */
 interface Pair {
@@ -16,10 +18,10 @@ interface Pair {
   close(): Promise<void>;
 }
 
-async function redisPair(url: string): Promise<Pair & { clients: Redis[]; channel: string }> {
+async function redisPair(url: string): Promise<Pair & { clients: RedisClient[]; channel: string }> {
   const channel = `t${randomBytes(4).toString('hex')}:invalidate`;
   const errors: unknown[] = [];
-  const clients = [createRedisClient(url), createRedisClient(url)];
+  const clients = [connectRedis(url), connectRedis(url)];
   await Promise.all(clients.map((c) => waitForReady(c)));
   const [a, b] = clients.map(
     (publisher) => new RedisInvalidationBus({ publisher, channel, onError: (e) => errors.push(e) }),
@@ -56,9 +58,21 @@ function collect(bus: InvalidationBus): { got: InvalidationMessage[]; off: () =>
   return { got, off: bus.subscribe((m) => got.push(m)) };
 }
 
+// REDIS_URL may name a Redis Cluster (DESIGN §5): the same contract on three primaries.
+let cluster: TestRedisCluster;
+beforeAll(async () => {
+  cluster = await startRedisCluster();
+});
+afterAll(() => cluster.close());
+
+function clusterPair(): Promise<Pair & { clients: RedisClient[]; channel: string }> {
+  return redisPair(cluster.url);
+}
+
 describe.each<[string, () => Promise<Pair>]>([
   ['in-process', inProcessPair],
   ['redis', () => redisPair(TEST_REDIS_URL)],
+  ['redis cluster', clusterPair],
 ])('InvalidationBus contract: %s', (_name, makePair) => {
   let pair: Pair;
   beforeEach(async () => {

@@ -15,6 +15,26 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Starts redis-server with these arguments and resolves once it accepts connections. */
+export function spawnRedisServer(args: string[]): Promise<ChildProcess> {
+  const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 5000);
+    proc.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve(proc);
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${String(code)}: ${out}`));
+    });
+  });
+}
+
 /** A throwaway redis-server (no persistence) that a fault test may kill and restart on the same port. */
 export class PrivateRedis {
   private proc: ChildProcess | undefined;
@@ -32,38 +52,18 @@ export class PrivateRedis {
   }
 
   async restart(): Promise<void> {
-    const proc = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--enable-debug-command',
-        'yes',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    this.proc = proc;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 5000);
-      proc.stdout?.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${String(code)}: ${out}`));
-      });
-    });
+    this.proc = await spawnRedisServer([
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--enable-debug-command',
+      'yes',
+    ]);
   }
 
   /** SIGKILL: the connection drops as in a crash, with no goodbye. */

@@ -1,0 +1,44 @@
+import { Cluster, Redis } from 'ioredis';
+import { connectRedis } from './redis-client';
+import type { RedisClient } from './redis-client';
+
+const opened: RedisClient[] = [];
+const open = (url: string): RedisClient => {
+  const c = connectRedis(url, { maxBackoffMs: 50 });
+  opened.push(c);
+  return c;
+};
+afterEach(() => {
+  for (const c of opened.splice(0)) c.disconnect();
+});
+
+describe('REDIS_URL', () => {
+  it('takes one redis:// URL as a single node', () => {
+    expect(open('redis://127.0.0.1:6399')).toBeInstanceOf(Redis);
+  });
+
+  it('takes a comma-separated list of URLs as the seed nodes of a Redis Cluster', () => {
+    const c = open('redis://127.0.0.1:7001, redis://[::1]:7002,redis://10.0.0.3');
+    expect(c).toBeInstanceOf(Cluster);
+    expect((c as Cluster)['startupNodes']).toEqual([
+      { host: '127.0.0.1', port: 7001 },
+      { host: '::1', port: 7002 },
+      { host: '10.0.0.3', port: 6379 },
+    ]);
+  });
+
+  it('takes redis+cluster:// for one cluster address, with the credentials and TLS of rediss+cluster://', () => {
+    expect(open('redis+cluster://cfg.example:6380')).toBeInstanceOf(Cluster);
+    const tls = open('rediss+cluster://u:p%40ss@cfg.example:6380') as Cluster;
+    expect(tls.options.redisOptions).toMatchObject({ username: 'u', password: 'p@ss', tls: {} });
+  });
+});
+
+describe('REDIS_URL: errors', () => {
+  it('refuses what is not a redis address, naming the value', () => {
+    expect(() => connectRedis('http://127.0.0.1:6379,redis://x')).toThrow(
+      /REDIS_URL: "http:\/\/127.0.0.1:6379"/,
+    );
+    expect(() => connectRedis('redis://a:1,not a url')).toThrow(/REDIS_URL: "not a url" is not a URL/);
+  });
+});
