@@ -1,4 +1,5 @@
 import { Cluster } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RedisClient } from './redis-client';
 import { withDeadline } from '../util/deadline-queue';
 import type { DeadlineQueue } from '../util/deadline-queue';
@@ -68,7 +69,7 @@ export class RedisInvalidationBus implements InvalidationBus {
   }
 
   async publish(msg: InvalidationMessage): Promise<void> {
-    const sent = this.opts.publisher.publish(this.channel, JSON.stringify(msg));
+    const sent = publishingNode(this.opts.publisher).publish(this.channel, JSON.stringify(msg));
     const d = this.opts.deadlines;
     await (d ? withDeadline(d, sent, 'publish timed out') : sent);
   }
@@ -83,4 +84,20 @@ export class RedisInvalidationBus implements InvalidationBus {
     this.subscriber.removeAllListeners('message');
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
+}
+
+/**
+ * A cluster sends a keyless PUBLISH to any node and carries it to the others over its bus, so two
+ * messages published through different nodes may arrive out of order. One replica's messages go
+ * through one node (the first primary by address, while it is there) and keep their order.
+ */
+function publishingNode(client: RedisClient): RedisClient {
+  if (!(client instanceof Cluster)) return client;
+  let first: Redis | undefined;
+  let firstKey = '';
+  for (const node of client.nodes('master')) {
+    const key = `${node.options.host ?? ''}:${node.options.port ?? 0}`;
+    if (first === undefined || key < firstKey) [first, firstKey] = [node, key];
+  }
+  return first ?? client;
 }

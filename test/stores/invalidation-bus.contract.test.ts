@@ -102,6 +102,17 @@ describe.each<[string, () => Promise<Pair>]>([
     expect(onB.got).toEqual(msgs);
   });
 
+  it("keeps one instance's messages in the order it published them", async () => {
+    const onB = collect(pair.b);
+    const msgs: InvalidationMessage[] = Array.from({ length: 40 }, (_, i) => ({
+      type: 'account',
+      accountId: `acc_${i}`,
+    }));
+    for (const m of msgs) await pair.a.publish(m);
+    await eventually(() => onB.got.length === 40, 2000);
+    expect(onB.got).toEqual(msgs);
+  });
+
   it('stops delivering after unsubscribe, and isolates a throwing listener', async () => {
     const gone = collect(pair.b);
     gone.off();
