@@ -19,15 +19,15 @@ export function accountPaths(
         operationId: 'getMe',
         summary: 'Hạn mức tài khoản / Account quota summary',
         description: bi(
-          'Hạn mức còn lại của tài khoản, số lượt mua thêm (extra_credits) và giới hạn toàn văn mỗi ngày. Không tính lượt gọi; vẫn trả lời khi tài khoản đang bị tạm khóa.',
-          'The account’s remaining quota, purchased extra calls (extra_credits) and the daily full-text cap. Does not consume a call; still answers while the account is temporarily locked.',
+          'Hạn mức còn lại của tài khoản, số lượt mua thêm (extra_credits) và giới hạn toàn văn mỗi ngày. Không tính lượt gọi. Khi tài khoản đang bị tạm khóa: 403 account_restricted, reset_in_seconds đến khi hết khóa.',
+          'The account’s remaining quota, purchased extra calls (extra_credits) and the daily full-text cap. Does not consume a call. While the account is temporarily locked: 403 account_restricted, with reset_in_seconds until the lock ends.',
         ),
         tags: [ACCOUNT_TAG],
         'x-min-plan': config.planList[0]!.name,
         'x-cost': 0,
         responses: {
           '200': ok(bi('Tóm tắt hạn mức.', 'Quota summary.'), schemaRef('MeResponse')),
-          ...errorResponses(CALLER_ERRORS, config, responses),
+          ...errorResponses([...CALLER_ERRORS, 'account_restricted'], config, responses),
         },
       },
     },

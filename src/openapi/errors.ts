@@ -29,6 +29,8 @@ function exampleBody(code: ErrorCode, config: RuntimeConfig): Record<string, Jso
       return { ...body, upgrade_url: plans.upgrade_url };
     case 'quota_exceeded':
       return { ...body, quota: lowest.daily_calls, reset_in_seconds: 3600, upgrade_url: plans.upgrade_url };
+    case 'account_restricted':
+      return { ...body, reset_in_seconds: 86_400 };
     case 'full_text_limit': {
       const plan = config.planList.find((p) => p.full_text_daily > 0) ?? lowest;
       return { ...body, quota: plan.full_text_daily, reset_in_seconds: 3600, upgrade_url: plans.upgrade_url };
@@ -71,7 +73,8 @@ export function errorSchemas(): Record<string, SchemaObject> {
         reset_in_seconds: {
           type: 'integer',
           minimum: 0,
-          description: 'Số giây đến khi đặt lại hạn mức / Seconds until the quota resets.',
+          description:
+            'Số giây đến khi đặt lại hạn mức, hoặc đến khi hết khóa (account_restricted) / Seconds until the quota resets, or until the lock ends (account_restricted).',
         },
         upgrade_url: { type: 'string', format: 'uri', description: 'Trang bảng giá / Pricing page.' },
         buy_credits_url: {

@@ -23,16 +23,6 @@ describe('authenticate: happy path', () => {
     const res = await request(h.gw.app).get(list).set('Authorization', `Bearer ${key}`);
     expect(res.status).toBe(200);
   });
-
-  it('answers /v1/me for a locked account, showing until when', async () => {
-    const acc = await h.account('free');
-    await h.accounts.patchAccount(acc.id, { restricted_until: h.clock.now() + 3_600_000 });
-    h.deps.keyCache.invalidateAccount(acc.id);
-    const res = await request(h.gw.app).get('/v1/me').set('X-Api-Key', acc.key);
-    expect(res.status).toBe(200);
-    expect(res.body.data.account.restricted).toBe(true);
-    expect(res.body.data.account.restricted_until).toBe(new Date(h.clock.now() + 3_600_000).toISOString());
-  });
 });
 
 describe('authenticate: errors', () => {
@@ -66,6 +56,21 @@ describe('authenticate: errors', () => {
     const res = await request(h.gw.app).get(list).set('X-Api-Key', key);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('email_unverified');
+  });
+
+  it('refuses /v1/me too while the account is locked, saying in reset_in_seconds when the lock ends', async () => {
+    const acc = await h.account('free');
+    await h.accounts.patchAccount(acc.id, { restricted_until: h.clock.now() + 3_600_000 });
+    h.deps.keyCache.invalidateAccount(acc.id);
+    for (const path of ['/v1/me', '/v1/datasets', list]) {
+      const res = await request(h.gw.app).get(path).set('X-Api-Key', acc.key);
+      expect([path, res.status, res.body.code, res.body.reset_in_seconds]).toEqual([
+        path,
+        403,
+        'account_restricted',
+        3600,
+      ]);
+    }
   });
 
   it('answers 403 account_restricted while the account is locked', async () => {

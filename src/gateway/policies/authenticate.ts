@@ -37,7 +37,8 @@ function headerKey(headers: NodeJS.Dict<string | string[]>): string | undefined 
 
 /**
  * Key from Authorization: Bearer or X-Api-Key, looked up by SHA-256 hash through the in-process cache.
- * Missing/unknown/expired/revoked → 401; unverified e-mail → 403; locked account → 403 (except /v1/me).
+ * Missing/unknown/expired/revoked → 401; unverified e-mail → 403; locked account → 403, /v1/me included
+ * (API reference, account states: "Calls fail with 403 account_restricted"), saying when the lock ends.
  */
 export const authenticatePolicy: PolicyFactory = (config, deps) => {
   const lowest = config.planList[0]!;
@@ -71,8 +72,10 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
     const plan = config.plans.get(account.plan) ?? lowest;
     ctx.principal = { key: entry.key, account, plan };
     if (!account.email_verified) throw new ApiError('email_unverified');
-    if (account.restricted_until !== null && account.restricted_until > now && ctx.route?.kind !== 'me') {
-      throw new ApiError('account_restricted');
+    if (account.restricted_until !== null && account.restricted_until > now) {
+      throw new ApiError('account_restricted', {
+        reset_in_seconds: Math.ceil((account.restricted_until - now) / 1000),
+      });
     }
   }
 };
