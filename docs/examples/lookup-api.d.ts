@@ -1545,9 +1545,9 @@ export interface paths {
     };
     /**
      * Hạn mức tài khoản / Account quota summary
-     * @description Hạn mức còn lại của tài khoản, số lượt mua thêm (extra_credits) và giới hạn toàn văn mỗi ngày. Không tính lượt gọi; vẫn trả lời khi tài khoản đang bị tạm khóa.
+     * @description Hạn mức còn lại của tài khoản, số lượt mua thêm (extra_credits) và giới hạn toàn văn mỗi ngày. Không tính lượt gọi. Khi tài khoản đang bị tạm khóa: 403 account_restricted, reset_in_seconds đến khi hết khóa.
      *
-     *     *The account’s remaining quota, purchased extra calls (extra_credits) and the daily full-text cap. Does not consume a call; still answers while the account is temporarily locked.*
+     *     *The account’s remaining quota, purchased extra calls (extra_credits) and the daily full-text cap. Does not consume a call. While the account is temporarily locked: 403 account_restricted, with reset_in_seconds until the lock ends.*
      */
     get: operations['getMe'];
     put?: never;
@@ -1709,7 +1709,7 @@ export interface components {
       param?: string;
       /** @description Giới hạn của gói / The plan’s limit. */
       quota?: number;
-      /** @description Số giây đến khi đặt lại hạn mức / Seconds until the quota resets. */
+      /** @description Số giây đến khi đặt lại hạn mức, hoặc đến khi hết khóa (account_restricted) / Seconds until the quota resets, or until the lock ends (account_restricted). */
       reset_in_seconds?: number;
       /**
        * Format: uri
@@ -2477,25 +2477,6 @@ export interface components {
         };
       };
     };
-    /** @description `ip_not_allowed`: Địa chỉ IP gọi API không nằm trong danh sách được phép của key. | `email_unverified`: Email của tài khoản chưa được xác minh. */
-    Error403_ip_not_allowed_email_unverified: {
-      headers: {
-        'X-Request-Id': components['headers']['X-Request-Id'];
-        'X-Quota-Limit': components['headers']['X-Quota-Limit'];
-        'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
-        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-        RateLimit: components['headers']['RateLimit'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['ErrorBody'] & {
-          /** @enum {unknown} */
-          code?: 'ip_not_allowed' | 'email_unverified';
-        };
-      };
-    };
     /** @description `too_many_requests`: Quá nhiều yêu cầu từ một địa chỉ IP. */
     Error429_too_many_requests: {
       headers: {
@@ -2594,8 +2575,6 @@ export type ResponseError429RateLimitedQuotaExceededFullTextLimitTooManyRequests
   components['responses']['Error429_rate_limited_quota_exceeded_full_text_limit_too_many_requests'];
 export type ResponseError403PlanRequiredIpNotAllowedEmailUnverifiedAccountRestricted =
   components['responses']['Error403_plan_required_ip_not_allowed_email_unverified_account_restricted'];
-export type ResponseError403IpNotAllowedEmailUnverified =
-  components['responses']['Error403_ip_not_allowed_email_unverified'];
 export type ResponseError429TooManyRequests = components['responses']['Error429_too_many_requests'];
 export type ParameterPage = components['parameters']['page'];
 export type ParameterPerPage = components['parameters']['per_page'];
@@ -6315,7 +6294,7 @@ export interface operations {
         };
       };
       401: components['responses']['Error401_unauthorized'];
-      403: components['responses']['Error403_ip_not_allowed_email_unverified'];
+      403: components['responses']['Error403_ip_not_allowed_email_unverified_account_restricted'];
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
