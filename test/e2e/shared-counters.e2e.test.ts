@@ -1,4 +1,5 @@
 import { TEST_REDIS_URL } from '../support/databases';
+import { eventually } from '../support/private-redis';
 import { startRedisCluster } from '../support/redis-cluster';
 import { startStubUpstream } from '../support/stub-upstream';
 import {
@@ -75,6 +76,10 @@ describe.each(REDIS)('metering shared by two gateway replicas on %s', (_name, st
     };
     a = await startProductProcess({ ...env, LOG_LEVEL: 'info' });
     b = await startProductProcess({ ...env, LOG_LEVEL: 'info' });
+    // Traffic reaches a replica once it is ready, as behind a Kubernetes Service: a cluster client
+    // is ready only after it has read the slot map, which may come after the process has started.
+    const ready = async (p: ProductProcess): Promise<boolean> => (await fetch(`${p.admin}/readyz`)).ok;
+    await eventually(async () => (await ready(a)) && (await ready(b)), 15_000);
   }, 180_000);
 
   afterAll(async () => {
