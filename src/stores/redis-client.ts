@@ -39,13 +39,11 @@ export function connectRedis(url: string, opts: RedisClientOptions = {}): RedisC
   const seeds = url
     .split(',')
     .map((s) => s.trim())
-    .filter(Boolean);
-  const first = parseSeed(seeds[0] ?? '');
+    .filter(Boolean)
+    .map(parseSeed);
+  const first = seeds[0] ?? parseSeed('');
   if (seeds.length === 1 && !first.cluster) return createRedisClient(url, opts);
-  const nodes: ClusterNode[] = seeds.map((s) => {
-    const seed = parseSeed(s);
-    return { host: seed.host, port: seed.port };
-  });
+  const nodes: ClusterNode[] = seeds.map(({ host, port }) => ({ host, port }));
   const node = nodeOptions(opts);
   const client = new Cluster(nodes, {
     enableOfflineQueue: node.enableOfflineQueue,
@@ -67,7 +65,7 @@ export function connectRedis(url: string, opts: RedisClientOptions = {}): RedisC
   // (and, under load, miss its deadline and send the gateway to its fallback): open them all as
   // soon as the cluster is ready (a node added later connects on first use).
   const connectAll = (): void => {
-    for (const node of client.nodes('all')) if (node.status === 'wait') node.connect().catch(() => undefined);
+    for (const n of client.nodes('all')) if (n.status === 'wait') n.connect().catch(() => undefined);
   };
   client.on('ready', connectAll);
   return client;

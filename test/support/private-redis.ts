@@ -70,11 +70,16 @@ export class PrivateRedis {
   async kill(): Promise<void> {
     const proc = this.proc;
     this.proc = undefined;
-    if (!proc || proc.exitCode !== null) return;
-    const exited = new Promise((resolve) => proc.once('exit', resolve));
-    proc.kill('SIGKILL');
-    await exited;
+    if (proc) await killRedisServer(proc);
   }
+}
+
+/** SIGKILL, and resolves once the process has exited (at once if it already had). */
+export async function killRedisServer(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  proc.kill('SIGKILL');
+  await exited;
 }
 
 /** Polls until cond holds or timeoutMs passes. */

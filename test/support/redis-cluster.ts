@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { spawnRedisServer } from './private-redis';
-import { createServer } from 'node:net';
+import { eventually, killRedisServer, spawnRedisServer } from './private-redis';
 
 const run = promisify(execFile);
 
@@ -68,14 +68,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
   for (let i = 0; i < 3; i++) ports.push(await nodePort(ports));
   const procs: ChildProcess[] = [];
   const close = async (): Promise<void> => {
-    await Promise.all(
-      procs.map((p) => {
-        if (p.exitCode !== null) return Promise.resolve();
-        const exited = new Promise((r) => p.once('exit', r));
-        p.kill('SIGKILL');
-        return exited;
-      }),
-    );
+    await Promise.all(procs.map(killRedisServer));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -88,11 +81,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       '0',
       '--cluster-yes',
     ]);
-    const until = Date.now() + 10_000;
-    while (!(await Promise.all(ports.map(clusterOk))).every(Boolean)) {
-      if (Date.now() > until) throw new Error('redis cluster not ok after 10 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(async () => (await Promise.all(ports.map(clusterOk))).every(Boolean), 10_000);
   } catch (err) {
     await close();
     throw err;

@@ -15,6 +15,11 @@ function decode(raw: string): string {
   return decodeURIComponent(plus ? raw.replace(/\+/g, ' ') : raw);
 }
 
+const badEscape = (rawName: string): string =>
+  `Mã hóa phần trăm (percent-encoding) không hợp lệ trong tham số "${rawName.slice(0, 40)}".`;
+const badControl = (name: string): string =>
+  `Tham số "${name.slice(0, 40)}" chứa ký tự điều khiển không hợp lệ.`;
+
 /**
  * Decodes a raw query string strictly: malformed escapes are reported, not silently passed on. The
  * first fault is the error; parsing goes on past it, so that every parameter whose name can be read
@@ -30,20 +35,13 @@ export function parseQuery(raw: string): ParsedQuery {
     const eq = part.indexOf('=');
     const rawName = eq === -1 ? part : part.slice(0, eq);
     const name = readable(rawName);
-    if (name === undefined) {
-      error ??= `Mã hóa phần trăm (percent-encoding) không hợp lệ trong tham số "${rawName.slice(0, 40)}".`;
-      continue;
-    }
-    if (CONTROL.test(name)) {
-      error ??= `Tham số "${name.slice(0, 40)}" chứa ký tự điều khiển không hợp lệ.`;
+    if (name === undefined || CONTROL.test(name)) {
+      error ??= name === undefined ? badEscape(rawName) : badControl(name);
       continue;
     }
     const value = eq === -1 ? '' : readable(part.slice(eq + 1));
-    if (value === undefined) {
-      error ??= `Mã hóa phần trăm (percent-encoding) không hợp lệ trong tham số "${rawName.slice(0, 40)}".`;
-      pairs.push([name, '']);
-    } else if (CONTROL.test(value)) {
-      error ??= `Tham số "${name.slice(0, 40)}" chứa ký tự điều khiển không hợp lệ.`;
+    if (value === undefined || CONTROL.test(value)) {
+      error ??= value === undefined ? badEscape(rawName) : badControl(name);
       pairs.push([name, '']);
     } else pairs.push([name, value]);
   }
