@@ -30,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
+// The watch records after each response; wait for it to finish, not for a fixed time.
+const settle = () => h.idle();
 async function pages(key: string, q: string, from: number, to: number): Promise<number[]> {
   const statuses: number[] = [];
   for (let p = from; p <= to; p++) {

@@ -56,11 +56,14 @@ export class BulkWatch {
     };
   }
 
-  /** Called after the response is sent: never on the request's path, never throws. */
-  record(accountId: string, dataset: string, ids: string[], planName: string): void {
+  /**
+   * Called after the response is sent: never on the request's path, never throws. The promise,
+   * which never rejects, tells a caller that wants to know when the recording (and any lock) is done.
+   */
+  record(accountId: string, dataset: string, ids: string[], planName: string): Promise<void> {
     const plan = this.deps.config().plans.get(planName);
-    if (!plan?.bulk_watch) return;
-    void this.recordNow(accountId, dataset, ids).catch((err: unknown) =>
+    if (!plan?.bulk_watch) return Promise.resolve();
+    return this.recordNow(accountId, dataset, ids).catch((err: unknown) =>
       this.deps.logger.warn(
         { err: (err as Error).message, account_id: accountId, dataset },
         'bulk watch: recording failed',

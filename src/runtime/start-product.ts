@@ -125,8 +125,9 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     credits,
     identity,
     metrics,
-    onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) =>
-      bulkWatch.record(accountId, dataset, ids, plan),
+    onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) => {
+      void bulkWatch.record(accountId, dataset, ids, plan);
+    },
   };
   const gateway = createApp(config, deps);
 

@@ -44,6 +44,8 @@ export interface Harness {
     plan: string,
     opts?: { verified?: boolean; ipAllowlist?: string[]; expiresAt?: number | null },
   ): Promise<{ id: string; key: string; keyId: string }>;
+  /** Resolves once every bulk-watch recording started by a response so far is done. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,7 +90,13 @@ export async function startHarness(
     logger: deps.logger,
     metrics: deps.metrics,
   });
-  deps.onIdsReturned = (acc, ds, ids, plan) => bulkWatch.record(acc, ds, ids, plan);
+  // The recordings still running, so a test can wait for them instead of for a fixed time.
+  const recording = new Set<Promise<void>>();
+  deps.onIdsReturned = (acc, ds, ids, plan) => {
+    const done = bulkWatch.record(acc, ds, ids, plan);
+    recording.add(done);
+    void done.finally(() => recording.delete(done));
+  };
   const gw = createApp(config, deps);
   return {
     gw,
@@ -99,6 +107,9 @@ export async function startHarness(
     stub,
     accounts,
     bulkWatch,
+    async idle() {
+      while (recording.size > 0) await Promise.all([...recording]);
+    },
     async account(plan, opts = {}) {
       const acc = await accounts.createAccount({
         id: newId('acc_'),
