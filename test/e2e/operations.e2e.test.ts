@@ -28,7 +28,7 @@ let key: string;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const ready = async () => (await fetch(`${p.admin}/readyz`)).status;
-async function until(fn: () => Promise<boolean>, ms = 8000): Promise<boolean> {
+async function until(fn: () => Promise<boolean>, ms = 20_000): Promise<boolean> {
   for (const t0 = Date.now(); Date.now() - t0 < ms; await wait(200)) if (await fn()) return true;
   return false;
 }
@@ -185,7 +185,9 @@ describe('hot configuration reload', () => {
 describe('graceful shutdown', () => {
   it('finishes requests in flight on SIGTERM, refuses new connections, and exits 0', async () => {
     const inflight = Array.from({ length: 5 }, (_, i) => apiGet(p, `/v1/legal-documents/vb_${i}_slow`, key));
-    await wait(300);
+    // In flight means at the upstream (which answers them after 3 s), not merely sent by this process.
+    const slowSeen = () => (again ?? stub).seen.filter((s) => s.path.endsWith('_slow')).length;
+    expect(await until(() => Promise.resolve(slowSeen() === 5))).toBe(true);
     p.child.kill('SIGTERM');
     const results = await Promise.all(inflight);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);

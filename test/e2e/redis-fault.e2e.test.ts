@@ -1,4 +1,4 @@
-import { PrivateRedis } from '../support/private-redis';
+import { PrivateRedis, eventually } from '../support/private-redis';
 import { startStubUpstream } from '../support/stub-upstream';
 import {
   ADMIN_SECRET,
@@ -71,7 +71,11 @@ describe('Redis stopped and restarted during traffic', () => {
     expect(metrics).toMatch(/lookup_store_fallback_active 1/);
 
     await redis.restart();
-    await new Promise((r) => setTimeout(r, 3000));
+    // Both replicas reconnect with a backoff of up to 2 s; wait until they have, not for a fixed time.
+    await eventually(async () => {
+      const text = await (await fetch(`${open.admin}/metrics`)).text();
+      return /lookup_store_fallback_active 0/.test(text) && (await fetch(`${closed.admin}/readyz`)).ok;
+    }, 30_000);
     // This private Redis keeps nothing on disk, so its counters restart empty (production runs AOF);
     // what matters here is that counting is shared again: each call lands in Redis.
     const before = await used(open, acc.key);

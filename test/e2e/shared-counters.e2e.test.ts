@@ -179,6 +179,7 @@ describe.each(REDIS)('metering shared by two gateway replicas on %s', (_name, st
       .datasets;
     expect(watched[0]!.dataset).toBe('legal-documents');
     expect(Math.abs(watched[0]!.distinct_ids - 600)).toBeLessThan(15); // HyperLogLog estimate
-    expect(a.output()).toContain('bulk_extraction_lock');
+    // Log lines are written in batches and cross a pipe: wait for it rather than read it at once.
+    await eventually(() => a.output().includes('bulk_extraction_lock'), 5_000);
   });
 });

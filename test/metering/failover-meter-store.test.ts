@@ -127,7 +127,9 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     await waitForReady(blocker);
     expect((await open.reserve(input('acc_t'))).ok).toBe(true);
 
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '0.8');
+    // Redis sleeps far longer than any deadline here, so a pause of the test process cannot let it
+    // answer in time.
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
     await new Promise((r) => setTimeout(r, 50));
     expect(await open.reserve(input('acc_t'))).toMatchObject({ ok: true, usage: { daily: 1 } });
     expect(changes).toEqual([true]);
@@ -152,11 +154,11 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     await waitForReady(blocker);
     expect((await open.reserve(input('acc_d'))).ok).toBe(true);
 
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '0.8');
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
     await new Promise((r) => setTimeout(r, 50));
     const t0 = Date.now();
     expect(await open.reserve(input('acc_d'))).toMatchObject({ ok: true, usage: { daily: 1 } });
-    expect(Date.now() - t0).toBeLessThan(700); // the deadline, not Redis waking up
+    expect(Date.now() - t0).toBeLessThan(1_500); // the 200 ms deadline, not Redis waking up at 3 s
     expect(changes).toEqual([true]);
     await sleeping;
     await eventually(async () => {
@@ -173,7 +175,8 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     const { bare, store: closed } = await withoutClientTimeout('closed');
     const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
     await waitForReady(blocker);
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '0.6');
+    // Both calls must fail at their 200 ms deadline; Redis wakes at 3 s, long after the second is sent.
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
     await new Promise((r) => setTimeout(r, 50));
     const w = input('acc_d').windows;
     await expect(closed.peek('acc_d', w)).rejects.toBeInstanceOf(StoreUnavailableError);
