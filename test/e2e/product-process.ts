@@ -65,7 +65,12 @@ export function spawnProduct(env: Record<string, string>): {
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  // 'exit' can come before the last output is read; 'close' comes after it, unless a process the
+  // product started still holds its output, so 'exit' still ends the wait 2 s later.
+  const exited = new Promise<number | null>((r) => {
+    child.once('close', (code) => r(code));
+    child.once('exit', (code) => setTimeout(() => r(code), 2_000).unref());
+  });
   return { child, output: () => out, exited };
 }
 
