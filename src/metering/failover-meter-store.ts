@@ -1,6 +1,6 @@
 import type { Clock } from '../util/clock';
 import { systemClock } from '../util/clock';
-import type { RedisClient } from './lua-script';
+import type { RedisClient } from '../stores/redis-client';
 import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
 import { StoreUnavailableError } from './meter-store';
 import type { Windows } from './windows';

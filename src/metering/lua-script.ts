@@ -3,8 +3,6 @@ import { Command } from 'ioredis';
 import type { RedisClient } from '../stores/redis-client';
 import type { Deadline, DeadlineQueue, Expiring } from '../util/deadline-queue';
 
-export type { RedisClient };
-
 /** The message of ioredis' own command timeout, so both kinds of timeout read the same. */
 export const COMMAND_TIMED_OUT = 'Command timed out';
 

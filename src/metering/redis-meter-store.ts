@@ -2,7 +2,7 @@ import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
 import type { DeadlineQueue } from '../util/deadline-queue';
 import { holdWritesThisTurn } from '../util/end-of-turn';
 import { COMMAND_TIMED_OUT } from './lua-script';
-import type { RedisClient } from './lua-script';
+import type { RedisClient } from '../stores/redis-client';
 import { REFUND_SCRIPT, RESERVE_SCRIPT } from './meter-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
 import { REFUND_MARKER_TTL_S, distinctTtlSeconds } from './meter-store';

@@ -28,7 +28,7 @@ let key: string;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const ready = async () => (await fetch(`${p.admin}/readyz`)).status;
-async function until(fn: () => Promise<boolean>, ms = 20_000): Promise<boolean> {
+async function until(fn: () => boolean | Promise<boolean>, ms = 20_000): Promise<boolean> {
   for (const t0 = Date.now(); Date.now() - t0 < ms; await wait(200)) if (await fn()) return true;
   return false;
 }
@@ -92,7 +92,7 @@ describe('metrics and logs', () => {
         .output()
         .split('\n')
         .find((l) => l.includes('"log-check-1"'));
-    await until(() => Promise.resolve(find() !== undefined), 5000);
+    await until(() => find() !== undefined, 5000);
     const line = find();
     expect(line).toBeDefined();
     const entry = JSON.parse(line!) as Record<string, unknown>;
@@ -161,9 +161,7 @@ describe('hot configuration reload', () => {
 
     writeFileSync(plansFile, original.replace('per_page_max: 100,', 'per_page_max: "many",'));
     // The refusal is logged once the file has been read; the running plans must be unchanged after it.
-    expect(await until(() => Promise.resolve(p.output().includes('configuration reload refused')))).toBe(
-      true,
-    );
+    expect(await until(() => p.output().includes('configuration reload refused'))).toBe(true);
     expect(
       ((await apiGet(p, '/v1/bailiff-offices?per_page=500', pro)).body.meta as { per_page: number }).per_page,
     ).toBe(7);
@@ -187,7 +185,7 @@ describe('graceful shutdown', () => {
     const inflight = Array.from({ length: 5 }, (_, i) => apiGet(p, `/v1/legal-documents/vb_${i}_slow`, key));
     // In flight means at the upstream (which answers them after 3 s), not merely sent by this process.
     const slowSeen = () => (again ?? stub).seen.filter((s) => s.path.endsWith('_slow')).length;
-    expect(await until(() => Promise.resolve(slowSeen() === 5))).toBe(true);
+    expect(await until(() => slowSeen() === 5)).toBe(true);
     p.child.kill('SIGTERM');
     const results = await Promise.all(inflight);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
