@@ -468,6 +468,8 @@ async function main(): Promise<void> {
             d: open.median.d,
             p99_added_ms: open.median.p99_added_ms,
             c_p99_added_ms: open.c_p99_added_ms,
+            from_send_p99_added_ms: open.from_send_p99_added_ms,
+            c_from_send_p99_added_ms: open.c_from_send_p99_added_ms,
             rounds: open.rounds,
           }
         : null,

@@ -51,6 +51,12 @@ export interface OpenLoopResult {
    */
   send_lag_max_ms: number;
   sent_late: number;
+  /**
+   * The p99 timed from when each request actually went out (the tick that sent it) instead of
+   * its slot: the generator's own lateness left out. A diagnosis beside p99_ms, not a substitute:
+   * a send delayed by the target's own load on the shared CPU is left out too.
+   */
+  p99_from_send_ms: number;
 }
 
 /** Most connections the generator opens to one origin. */
@@ -67,6 +73,8 @@ export function percentile(sorted: Float64Array, p: number): number {
 class Window {
   readonly latency: Float64Array;
   readonly scheduled: Float64Array;
+  readonly sentAt: Float64Array;
+  readonly fromSend: Float64Array;
   completed = 0;
   errors = 0;
   non2xx = 0;
@@ -79,11 +87,15 @@ class Window {
     if (slowAbove !== Infinity) this.slow = [];
     this.latency = new Float64Array(total);
     this.scheduled = new Float64Array(total);
+    this.sentAt = new Float64Array(total);
+    this.fromSend = new Float64Array(total);
   }
   slow: [number, number][] | undefined;
   finish(i: number, ok: boolean): void {
     if (ok) {
-      const ms = performance.now() - this.scheduled[i]!;
+      const now = performance.now();
+      const ms = now - this.scheduled[i]!;
+      this.fromSend[this.completed] = now - this.sentAt[i]!;
       this.latency[this.completed++] = ms;
       if (this.slow && ms > this.slowAbove && this.slow.length < 100_000) this.slow.push([i, ms]);
     } else this.errors++;
@@ -147,6 +159,7 @@ export async function openLoopWindow(req: OpenLoopRequest): Promise<OpenLoopResu
     while (sent < due) {
       const slot = t0 + (sent * 1000) / req.rate;
       w.scheduled[sent] = slot;
+      w.sentAt[sent] = now;
       if (now - slot > 2) late++;
       if (now - slot > lagMax) lagMax = now - slot;
       pool.dispatch(opts, new Exchange(w, sent));
@@ -173,6 +186,7 @@ export async function openLoopWindow(req: OpenLoopRequest): Promise<OpenLoopResu
     max_ms: percentile(sorted, 100),
     send_lag_max_ms: Math.round(lagMax * 1000) / 1000,
     sent_late: late,
+    p99_from_send_ms: percentile(w.fromSend.subarray(0, w.completed).sort(), 99),
     ...(w.slow && {
       slow: w.slow.map(([i, ms]): [number, number] => [(i * 1000) / req.rate, ms]),
       start_monotonic_s: startMono,
