@@ -55,7 +55,8 @@ describe('RedisMeterStore specifics', () => {
         `${RUN}{acc_k}:s:${windows.epochSecond}`,
       ].sort(),
     );
-    const ttl = async (k: string) => redis.ttl(`${RUN}{acc_k}:${k}`);
+    const key = (k: string) => `${RUN}{acc_k}:${k}`;
+    const ttl = async (k: string) => redis.ttl(key(k));
     expect(await ttl(`s:${windows.epochSecond}`)).toBeLessThanOrEqual(windows.ttl.second);
     expect(await ttl(`m:${windows.epochMinute}`)).toBeGreaterThan(60);
     expect(await ttl(`d:${windows.dayKey}`)).toBeGreaterThan(86_400);
@@ -65,7 +66,7 @@ describe('RedisMeterStore specifics', () => {
     expect(await ttl(`mo:${windows.monthKey}`)).toBeGreaterThan(4 * 86_400);
     expect(await ttl('rf:rq1')).toBeGreaterThan(600);
     // 31 days from when it was written: PTTL, since TTL rounds to the second and this test takes time.
-    const idsTtl = await redis.pttl(`${RUN}{acc_k}:ids:legal:${windows.dayKey}`);
+    const idsTtl = await redis.pttl(key(`ids:legal:${windows.dayKey}`));
     expect(idsTtl).toBeLessThanOrEqual(31 * 86_400_000);
     expect(idsTtl).toBeGreaterThan(31 * 86_400_000 - 30_000);
     for (const k of keys) expect(await redis.ttl(k)).toBeGreaterThan(0);
