@@ -11,6 +11,7 @@ import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
 import { openDb } from '../db/open-db';
+import { answerClientErrors } from '../gateway/client-error';
 import { createApp } from '../gateway/create-app';
 import type { GatewayApp } from '../gateway/create-app';
 import { createIdentitySigner } from '../gateway/identity-signer';
@@ -172,8 +173,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       }),
   });
 
-  const publicServer = createServer(gateway.app);
-  const adminServer = createServer(adminApp);
+  const publicServer = answerClientErrors(createServer(gateway.app));
+  const adminServer = answerClientErrors(createServer(adminApp));
   publicServer.keepAliveTimeout = 65_000;
   const port = await listen(publicServer, opts.port ?? config.raw.gateway.port);
   const adminPort = await listen(adminServer, opts.adminPort ?? config.raw.gateway.admin_port);

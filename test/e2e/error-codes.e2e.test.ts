@@ -97,6 +97,20 @@ describe('every error code the gateway owns, through a real process', () => {
     expect(deep.body.code).toBe('page_limit');
   });
 
+  it('422 invalid_request in the envelope for a URL or a header longer than the HTTP parser takes, not counted', async () => {
+    const acc = await newAccount(p, 'free');
+    for (const r of [
+      await apiGet(p, `/v1/legal-documents?q=${'a'.repeat(17_000)}`, acc.key),
+      await apiGet(p, '/v1/legal-documents?q=luat', acc.key, { 'x-foo': 'b'.repeat(17_000) }),
+    ]) {
+      expect(r.status).toBe(422);
+      expect(r.body).toMatchObject({ success: false, code: 'invalid_request' });
+      expect(r.headers.get('x-request-id')).toBeTruthy();
+    }
+    const me = await apiGet(p, '/v1/me', acc.key);
+    expect((me.body.data as { quota: { monthly_used: number } }).quota.monthly_used).toBe(0);
+  });
+
   it('503 search_unavailable when an upstream does not answer, and the call is not counted', async () => {
     const acc = await newAccount(p, 'pro');
     const res = await apiGet(p, '/v1/bailiff-offices?q=van', acc.key);
