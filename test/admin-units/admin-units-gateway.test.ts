@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { unitId } from '../support/admin-unit-ids';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
 import { openPgliteDb } from '../../src/db/pglite-db';
@@ -62,9 +63,9 @@ describe('admin-units through the gateway', () => {
       success: true,
       data: [
         expect.objectContaining({
-          id: 'rgxa_00070',
+          id: unitId('ward-boundaries', '00070'),
           full_name: 'Phường Hoàn Kiếm',
-          province: { id: 'tinh_01', code: '01', name: 'Hà Nội' },
+          province: { id: unitId('provinces', '01'), code: '01', name: 'Hà Nội' },
         }),
       ],
       meta: {
@@ -92,16 +93,16 @@ describe('admin-units through the gateway', () => {
 
   it('withholds geometry below Starter and names it in locked_fields; Starter gets it', async () => {
     const free = (await h.account('free')).key;
-    const lower = await get(free, '/v1/ward-boundaries/rgxa_00070');
+    const lower = await get(free, `/v1/ward-boundaries/${unitId('ward-boundaries', '00070')}`);
     expect(lower.status).toBe(200);
     expect(lower.body.data).not.toHaveProperty('geometry');
-    expect(lower.body.data.unit_id).toBe('xa_00070');
+    expect(lower.body.data.unit_id).toBe(unitId('wards', '00070'));
     expect(lower.body.meta).toEqual({
       locked_fields: ['geometry'],
       upgrade_url: 'https://example.vn/pricing',
     });
     const starter = (await h.account('starter')).key;
-    const full = await get(starter, '/v1/province-boundaries/rgtinh_79');
+    const full = await get(starter, `/v1/province-boundaries/${unitId('province-boundaries', '79')}`);
     expect(full.body.data.geometry.type).toBe('MultiPolygon');
     expect(full.body.meta.locked_fields).toEqual([]);
   });
@@ -137,7 +138,7 @@ describe('admin-units through the gateway', () => {
 
   it('counts a 404 for an unknown id', async () => {
     const { key } = await h.account('free');
-    const r = await get(key, '/v1/wards/xa_99999');
+    const r = await get(key, `/v1/wards/${unitId('wards', '99999')}`);
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({ success: false, code: 'not_found' });
     expect(await used(key)).toBe(1);
@@ -147,8 +148,11 @@ describe('admin-units through the gateway', () => {
     const { key } = await h.account('free');
     const old = await get(key, '/v1/legacy-wards?q=c%E1%BB%91ng+v%E1%BB%8B&province_code=01');
     expect(old.body.data).toHaveLength(1);
-    expect(old.body.data[0].went_to.map((w: { id: string }) => w.id)).toEqual(['xa_00008', 'xa_00025']);
-    const now = await get(key, '/v1/wards/xa_00008');
+    expect(old.body.data[0].went_to.map((w: { id: string }) => w.id)).toEqual([
+      unitId('wards', '00008'),
+      unitId('wards', '00025'),
+    ]);
+    const now = await get(key, `/v1/wards/${unitId('wards', '00008')}`);
     expect(now.body.data.came_from.map((w: { code: string }) => w.code)).toContain('00007');
   });
 });

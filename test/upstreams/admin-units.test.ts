@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { unitId } from '../support/admin-unit-ids';
 import { migrate } from '../../src/db/migrate';
 import { adminUnitsUpstream } from '../../src/upstreams/admin-units/admin-units-upstream';
 import { TEST_DATABASES } from '../support/databases';
@@ -69,13 +70,39 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       }
     });
 
-    it('derives ids from official codes', async () => {
-      expect((await detail('/provinces/tinh_01')).full_name).toBe('Thành phố Hà Nội');
-      expect((await detail('/wards/xa_00004')).full_name).toBe('Phường Ba Đình');
-      expect((await detail('/legacy-provinces/tinhcu_02')).full_name).toBe('Tỉnh Hà Giang');
-      expect((await detail('/legacy-wards/xacu_00001')).full_name).toBe('Phường Phúc Xá');
-      expect((await detail('/province-boundaries/rgtinh_79')).unit_id).toBe('tinh_79');
-      expect((await detail('/ward-boundaries/rgxa_00004')).unit_id).toBe('xa_00004');
+    it('gives every unit an opaque id that shows neither its code nor another id', async () => {
+      const hanoi = (await list('/provinces?code=01')).data[0]!;
+      const border = (await list('/province-boundaries?code=01')).data[0]!;
+      // Written out once, so that a change of scheme cannot pass unnoticed: ids are for ever.
+      expect([hanoi.id, border.id]).toEqual(['tinh_933713e4a47006', 'rgtinh_96c13a37b82eb4']);
+      for (const ds of [
+        'provinces',
+        'wards',
+        'legacy-provinces',
+        'legacy-wards',
+        'province-boundaries',
+      ] as const) {
+        const rows = (await list(`/${ds}?per_page=1000`)).data;
+        // A hash of 14 hex digits after the prefix: never the code (2-5 digits) itself.
+        for (const r of rows) expect(r.id).toMatch(/^[a-z]+_[0-9a-f]{14}$/);
+      }
+    });
+
+    it('finds each unit by the id it keeps for ever', async () => {
+      expect((await detail(`/provinces/${unitId('provinces', '01')}`)).full_name).toBe('Thành phố Hà Nội');
+      expect((await detail(`/wards/${unitId('wards', '00004')}`)).full_name).toBe('Phường Ba Đình');
+      expect((await detail(`/legacy-provinces/${unitId('legacy-provinces', '02')}`)).full_name).toBe(
+        'Tỉnh Hà Giang',
+      );
+      expect((await detail(`/legacy-wards/${unitId('legacy-wards', '00001')}`)).full_name).toBe(
+        'Phường Phúc Xá',
+      );
+      expect((await detail(`/province-boundaries/${unitId('province-boundaries', '79')}`)).unit_id).toBe(
+        unitId('provinces', '79'),
+      );
+      expect((await detail(`/ward-boundaries/${unitId('ward-boundaries', '00004')}`)).unit_id).toBe(
+        unitId('wards', '00004'),
+      );
     });
 
     it('returns list fields in lists; detail adds area, bbox, came_from and mapping_2025', async () => {
@@ -98,10 +125,10 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
         name_en: 'Ba Dinh',
         full_name_en: 'Ba Dinh Ward',
         level: 'phuong',
-        province: { id: 'tinh_01', code: '01', name: 'Hà Nội' },
+        province: { id: unitId('provinces', '01'), code: '01', name: 'Hà Nội' },
         mapping_notes: [],
       });
-      const d = await detail('/wards/xa_00004');
+      const d = await detail(`/wards/${unitId('wards', '00004')}`);
       expect(Object.keys(d).sort()).toEqual(
         [...Object.keys(w), 'area_km2', 'bbox', 'came_from', 'mapping_2025'].sort(),
       );
@@ -110,17 +137,17 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       expect(minLng).toBeLessThan(maxLng!);
       expect(minLat).toBeLessThan(maxLat!);
       expect(d.mapping_2025).toBeNull();
-      const p = await detail('/provinces/tinh_01');
+      const p = await detail(`/provinces/${unitId('provinces', '01')}`);
       expect(p).toMatchObject({ level: 'thanh-pho', name_en: 'Hanoi', ward_count: 126, area_km2: 3359.84 });
     });
 
     it('answers 404 for unknown ids and ids of another dataset', async () => {
       for (const p of [
-        '/wards/xa_99999',
-        '/wards/tinh_01',
-        '/wards/xacu_00004',
-        '/provinces/tinhcu_01',
-        '/ward-boundaries/xa_00004',
+        `/wards/${unitId('wards', '99999')}`,
+        `/wards/${unitId('provinces', '01')}`,
+        `/wards/${unitId('legacy-wards', '00004')}`,
+        `/provinces/${unitId('legacy-provinces', '01')}`,
+        `/ward-boundaries/${unitId('wards', '00004')}`,
       ]) {
         const r = await get(p);
         expect({ p, status: r.status, code: r.body.code }).toEqual({ p, status: 404, code: 'not_found' });
@@ -212,47 +239,53 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
 
   describe('before and after the reorganisation', () => {
     it('old → new for a commune that was split: Phường Cống Vị went partly to Ngọc Hà and Giảng Võ', async () => {
-      const d = await detail('/legacy-wards/xacu_00007');
+      const d = await detail(`/legacy-wards/${unitId('legacy-wards', '00007')}`);
       expect(d).toMatchObject({ full_name: 'Phường Cống Vị', level: 'phuong', province: { code: '01' } });
       const to = d.went_to as Unit[];
       expect(to.map((u) => [u.id, u.full_name, u.coverage])).toEqual([
-        ['xa_00008', 'Phường Ngọc Hà', 'partial'],
-        ['xa_00025', 'Phường Giảng Võ', 'partial'],
+        [unitId('wards', '00008'), 'Phường Ngọc Hà', 'partial'],
+        [unitId('wards', '00025'), 'Phường Giảng Võ', 'partial'],
       ]);
-      expect((await detail('/legacy-wards/xacu_00019')).went_to as Unit[]).toHaveLength(4);
+      expect(
+        (await detail(`/legacy-wards/${unitId('legacy-wards', '00019')}`)).went_to as Unit[],
+      ).toHaveLength(4);
     });
 
     it('old → new for a commune merged whole: Phường Trúc Bạch is now in Phường Ba Đình', async () => {
-      const to = (await detail('/legacy-wards/xacu_00004')).went_to as Unit[];
+      const to = (await detail(`/legacy-wards/${unitId('legacy-wards', '00004')}`)).went_to as Unit[];
       expect(to.map((u) => [u.id, u.coverage, u.mapping_code, u.province?.code])).toEqual([
-        ['xa_00004', 'full', '00004', '01'],
+        [unitId('wards', '00004'), 'full', '00004', '01'],
       ]);
     });
 
     it('new → old for a merged ward: Phường Ba Đình came from 2 whole and 8 partial old wards', async () => {
-      const from = (await detail('/wards/xa_00004')).came_from as Unit[];
+      const from = (await detail(`/wards/${unitId('wards', '00004')}`)).came_from as Unit[];
       expect(from).toHaveLength(10);
       expect(from.filter((u) => u.coverage === 'full').map((u) => u.full_name)).toEqual([
         'Phường Trúc Bạch',
         'Phường Quán Thánh',
       ]);
-      expect(from[0]).toMatchObject({ id: 'xacu_00004', province: { id: 'tinhcu_01', code: '01' } });
+      expect(from[0]).toMatchObject({
+        id: unitId('legacy-wards', '00004'),
+        province: { id: unitId('legacy-provinces', '01'), code: '01' },
+      });
     });
 
     it('provinces: Hà Giang went into Tuyên Quang, which came from both', async () => {
-      const to = (await detail('/legacy-provinces/tinhcu_02')).went_to as Unit[];
-      expect(to.map((u) => [u.id, u.coverage])).toEqual([['tinh_08', 'full']]);
-      const from = (await detail('/provinces/tinh_08')).came_from as Unit[];
-      expect(from.map((u) => u.id)).toEqual(['tinhcu_02', 'tinhcu_08']);
-      expect(((await detail('/provinces/tinh_79')).came_from as Unit[]).map((u) => u.code)).toEqual([
-        '74',
-        '77',
-        '79',
+      const to = (await detail(`/legacy-provinces/${unitId('legacy-provinces', '02')}`)).went_to as Unit[];
+      expect(to.map((u) => [u.id, u.coverage])).toEqual([[unitId('provinces', '08'), 'full']]);
+      const from = (await detail(`/provinces/${unitId('provinces', '08')}`)).came_from as Unit[];
+      expect(from.map((u) => u.id)).toEqual([
+        unitId('legacy-provinces', '02'),
+        unitId('legacy-provinces', '08'),
       ]);
+      expect(
+        ((await detail(`/provinces/${unitId('provinces', '79')}`)).came_from as Unit[]).map((u) => u.code),
+      ).toEqual(['74', '77', '79']);
     });
 
     it('an island district without communes became a special zone', async () => {
-      const to = (await detail('/legacy-wards/xacu_755')).went_to as Unit[];
+      const to = (await detail(`/legacy-wards/${unitId('legacy-wards', '755')}`)).went_to as Unit[];
       expect(to.map((u) => [u.full_name, u.level, u.province?.code])).toEqual([
         ['Đặc khu Côn Đảo', 'dac-khu', '79'],
       ]);
@@ -261,7 +294,7 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
 
   describe('disagreements between the 2025 mapping and the current list', () => {
     it('flags a code changed since the mapping, and still links the old units to the current code', async () => {
-      const d = await detail('/wards/xa_06978');
+      const d = await detail(`/wards/${unitId('wards', '06978')}`);
       expect(d).toMatchObject({
         full_name: 'Xã Ba Chẽ',
         mapping_notes: ['code_changed'],
@@ -274,13 +307,13 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
         '06982',
         '06988',
       ]);
-      const to = (await detail('/legacy-wards/xacu_23938')).went_to as Unit[];
+      const to = (await detail(`/legacy-wards/${unitId('legacy-wards', '23938')}`)).went_to as Unit[];
       expect(to.map((u) => [u.code, u.mapping_code])).toEqual([['23938', '23737']]);
-      expect((await get('/wards/xa_06970')).status).toBe(404);
+      expect((await get(`/wards/${unitId('wards', '06970')}`)).status).toBe(404);
     });
 
     it('flags a changed unit type: Đồng Nai is a city now, ten of its communes wards', async () => {
-      expect(await detail('/provinces/tinh_75')).toMatchObject({
+      expect(await detail(`/provinces/${unitId('provinces', '75')}`)).toMatchObject({
         full_name: 'Thành phố Đồng Nai',
         level: 'thanh-pho',
         mapping_notes: ['level_changed'],
@@ -363,9 +396,9 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       expect(w.data[0]).not.toHaveProperty('geometry');
       const d = await detail(`/ward-boundaries/${w.data[0]!.id}`);
       expect(d.geometry).toMatchObject({ type: 'Polygon', coordinates: expect.any(Array) });
-      const p = await detail('/province-boundaries/rgtinh_01');
+      const p = await detail(`/province-boundaries/${unitId('province-boundaries', '01')}`);
       expect((p.geometry as { type: string }).type).toBe('MultiPolygon');
-      expect((await detail('/wards/xa_00070')).geometry).toBeUndefined();
+      expect((await detail(`/wards/${unitId('wards', '00070')}`)).geometry).toBeUndefined();
     });
   });
 

@@ -178,9 +178,9 @@ export function boundaryDatasets(boundaries: () => Promise<AdminBoundaries>): Da
     path: 'province-boundaries',
     idPrefix: 'rgtinh_',
     from: 'admin_provinces p',
-    idColumn: `('rgtinh_' || p.code)`,
+    idColumn: 'p.boundary_id',
     listFields: {
-      id: `'rgtinh_' || p.code`,
+      id: 'p.boundary_id',
       code: 'p.code',
       name: 'p.name',
       full_name: 'p.full_name',
@@ -201,9 +201,9 @@ export function boundaryDatasets(boundaries: () => Promise<AdminBoundaries>): Da
     path: 'ward-boundaries',
     idPrefix: 'rgxa_',
     from: 'admin_wards w JOIN admin_provinces p ON p.code = w.province_code',
-    idColumn: `('rgxa_' || w.code)`,
+    idColumn: 'w.boundary_id',
     listFields: {
-      id: `'rgxa_' || w.code`,
+      id: 'w.boundary_id',
       code: 'w.code',
       name: 'w.name',
       full_name: 'w.full_name',
