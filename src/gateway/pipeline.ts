@@ -23,7 +23,8 @@ export const REQUEST_POLICIES: readonly PolicyFactory[] = [
   ipAllowlistPolicy, // 5. per-key CIDR allowlist                → 403 ip_not_allowed
   planGatePolicy, //    6. dataset / sub-resource min plan       → 403 plan_required
   validatePolicy, //    7. declared parameters, page ceilings    → 422 invalid_request / page_limit
-  meterPolicy, //       8. one atomic reservation                → 429 rate_limited / quota_exceeded / full_text_limit
+  meterPolicy, //       8. one atomic reservation                → 429 rate_limited / quota_exceeded
+  //                        (full_text_limit once the upstream has answered: an unknown id's 404 still counts)
 ];
 
 export function buildPolicies(config: RuntimeConfig, deps: GatewayDeps): Policy[] {

@@ -65,9 +65,9 @@ export class MemoryMeterStore implements MeterStore {
     if (usage.second + 1 > limits.perSecond) return reject('rate_limited', 'second', w.secondsToSecondEnd);
     if (usage.minute + 1 > limits.perMinute) return reject('rate_limited', 'minute', w.secondsToMinuteEnd);
     const doc = input.fullText;
-    const addDoc = doc !== undefined && !(ftSet?.has(doc.docId) ?? false);
-    if (doc && addDoc && usage.fullText >= doc.cap)
-      return reject('full_text_limit', undefined, w.secondsToDayEnd);
+    const newDoc = doc !== undefined && !(ftSet?.has(doc.docId) ?? false);
+    const blocked = newDoc && usage.fullText >= doc.cap;
+    const addDoc = newDoc && !blocked;
     if (usage.daily + cost > limits.daily) return reject('quota_exceeded', 'daily', w.secondsToDayEnd);
     let source: ReserveResult['source'] = 'quota';
     if (usage.monthly + cost > limits.monthly) {
@@ -80,7 +80,13 @@ export class MemoryMeterStore implements MeterStore {
     usage.daily = this.incr(k.day, cost, w.ttl.day);
     if (source === 'quota') usage.monthly = this.incr(k.month, cost, w.ttl.month);
     if (doc && addDoc) usage.fullText = this.addToSet(k.fullText, [doc.docId], w.ttl.day * 1000);
-    return Promise.resolve({ ok: true, source, fullTextAdded: addDoc, usage });
+    return Promise.resolve({
+      ok: true,
+      source,
+      fullTextAdded: addDoc,
+      ...(blocked ? { fullTextBlocked: true } : {}),
+      usage,
+    });
   }
 
   refund(input: RefundInput): Promise<{ applied: boolean }> {

@@ -11,7 +11,8 @@ import { LuaScript } from './lua-script';
  * The numbers travel as one argument because the client's cost grows with the argument count
  * (each is measured and framed on its own): 2 arguments instead of 13 take a third off the
  * reserve's CPU in the gateway. Returns {status, source, added, second, minute, daily, monthly,
- * fullText}; status: ok | second | minute | full_text | daily | monthly.
+ * fullText}; status: ok | capped | second | minute | daily | monthly. capped: reserved, but the
+ * document is new today and the full-text cap is reached (see ReserveResult.fullTextBlocked).
  * A window key gets its TTL when it is born (its first increment), so TTLs never slide.
  */
 export const RESERVE_ARGS = 12;
@@ -38,9 +39,9 @@ local function res(status, source, added) return {status, source, added, s, m, d
 if s + 1 > perSecond then return res('second', 'quota', 0) end
 if m + 1 > perMinute then return res('minute', 'quota', 0) end
 local add = 0
+local status = 'ok'
 if hasDoc == 1 and redis.call('SISMEMBER', KEYS[5], docId) == 0 then
-  if ft >= cap then return res('full_text', 'quota', 0) end
-  add = 1
+  if ft >= cap then status = 'capped' else add = 1 end
 end
 if d + cost > daily then return res('daily', 'quota', 0) end
 local source = 'quota'
@@ -62,7 +63,7 @@ if add == 1 then
   ft = redis.call('SADD', KEYS[5], docId) + ft
   redis.call('EXPIRE', KEYS[5], a[11])
 end
-return res('ok', source, add)
+return res(status, source, add)
 `,
   5,
 );

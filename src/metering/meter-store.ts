@@ -29,7 +29,7 @@ export interface ReserveInput {
   fullText?: { docId: string; cap: number };
 }
 
-export type RejectReason = 'rate_limited' | 'full_text_limit' | 'quota_exceeded';
+export type RejectReason = 'rate_limited' | 'quota_exceeded';
 
 export interface Usage {
   /** Requests in the current second and minute windows. */
@@ -53,6 +53,12 @@ export interface ReserveResult {
   source: 'quota' | 'credits';
   /** This request added docId to today's full-text set (a reopen or no full text: false). */
   fullTextAdded: boolean;
+  /**
+   * The document is new today and today's full-text cap is reached. The call is reserved all the
+   * same, because only the upstream knows whether the id exists: a 404 for an unknown id counts
+   * (API reference, Limits), and any other answer becomes full_text_limit, which settle gives back.
+   */
+  fullTextBlocked?: boolean;
   /** Counters after the operation (unchanged when rejected). */
   usage: Usage;
 }

@@ -242,18 +242,18 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
   });
   switch (status) {
     case 'ok':
+    case 'capped':
       return {
         ok: true,
         source: source === 'credits' ? 'credits' : 'quota',
         fullTextAdded: n(added) === 1,
+        ...(status === 'capped' ? { fullTextBlocked: true } : {}),
         usage,
       };
     case 'second':
       return fail('rate_limited', 'second', w.secondsToSecondEnd);
     case 'minute':
       return fail('rate_limited', 'minute', w.secondsToMinuteEnd);
-    case 'full_text':
-      return fail('full_text_limit', undefined, w.secondsToDayEnd);
     case 'daily':
       return fail('quota_exceeded', 'daily', w.secondsToDayEnd);
     case 'monthly':

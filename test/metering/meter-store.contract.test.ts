@@ -175,7 +175,7 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
     });
   });
 
-  it('caps distinct full-text documents per day; reopening is free and never rejected', async () => {
+  it('caps distinct full-text documents per day; reopening is free and never blocked', async () => {
     const ft = (docId: string) => ({ fullText: { docId, cap: 2 } });
     expect(await reserve(ft('A'))).toMatchObject({ ok: true, fullTextAdded: true, usage: { fullText: 1 } });
     expect(await reserve(ft('B'))).toMatchObject({ ok: true, fullTextAdded: true, usage: { fullText: 2 } });
@@ -184,11 +184,18 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
       fullTextAdded: false,
       usage: { fullText: 2, daily: 3 },
     });
-    const c = await reserve(ft('C'));
-    expect(c).toMatchObject({ ok: false, reason: 'full_text_limit', fullTextAdded: false });
-    expect(c.retryAfter).toBe(computeWindows(clock.now(), TZ).secondsToDayEnd);
-    expect(await peek()).toMatchObject({ daily: 3, monthly: 3, fullText: 2, second: 3 });
-    expect(await reserve(ft('B'))).toMatchObject({ ok: true, fullTextAdded: false });
+    // A new document over the cap: the call is reserved (an unknown id's 404 must count) but the
+    // document is not added, and the gateway refunds the call when the document exists.
+    const req = input(ft('C'));
+    const c = await store.reserve(req);
+    expect(c).toMatchObject({ ok: true, fullTextAdded: false, fullTextBlocked: true });
+    expect(c.usage).toMatchObject({ fullText: 2, daily: 4, monthly: 4 });
+    expect(refundFor(req, c)!.fullTextDocId).toBeUndefined();
+    expect(await store.refund(refundFor(req, c)!)).toEqual({ applied: true });
+    expect(await peek()).toMatchObject({ daily: 3, monthly: 3, fullText: 2, second: 4 });
+    const reopen = await reserve(ft('B'));
+    expect(reopen).toMatchObject({ ok: true, fullTextAdded: false });
+    expect(reopen.fullTextBlocked).toBeUndefined();
     clock.set(Date.parse('2026-11-14T17:00:00.000Z'));
     expect(await reserve(ft('C'))).toMatchObject({ ok: true, fullTextAdded: true, usage: { fullText: 1 } });
   });

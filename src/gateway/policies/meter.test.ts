@@ -203,6 +203,24 @@ describe('meter: full text', () => {
     expect(m.quota.monthly_used).toBe(3);
   });
 
+  it('over the cap, an unknown id still answers 404 and counts, and a new document answers 429 without counting', async () => {
+    const { key } = await h.account('tiny');
+    expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
+    expect((await get(key, '/v1/legal-documents/vb_12')).status).toBe(200);
+    const missing = await get(key, '/v1/legal-documents/vb_missing');
+    expect([missing.status, missing.body.code]).toEqual([404, 'not_found']);
+    expect(missing.headers['x-quota-remaining']).toBe('2');
+    const capped = await get(key, '/v1/legal-documents/vb_13');
+    expect([capped.status, capped.body.code, capped.body.quota]).toEqual([429, 'full_text_limit', 2]);
+    expect(capped.body.reset_in_seconds).toBeGreaterThan(0);
+    expect(capped.body.upgrade_url).toBeDefined();
+    expect(capped.headers['x-quota-remaining']).toBe('2');
+    expect(capped.headers['retry-after']).toBe(String(capped.body.reset_in_seconds));
+    expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
+    const m = await me(key);
+    expect([m.quota.monthly_used, m.quota.full_text_used_today]).toEqual([4, 2]);
+  });
+
   it('does not take a full-text slot for an unknown id', async () => {
     const { key } = await h.account('tiny');
     expect((await get(key, '/v1/legal-documents/vb_missing')).status).toBe(404);

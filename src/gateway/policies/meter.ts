@@ -2,8 +2,23 @@ import { ApiError } from '../../errors/api-error';
 import { StoreUnavailableError, refundFor } from '../../metering/meter-store';
 import type { ReserveInput } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
+import type { Windows } from '../../metering/windows';
+import type { CompiledPlan } from '../../config/compile-config';
 import type { PolicyFactory } from '../policy';
 import { fieldPlanFor } from '../shaping/field-plan';
+
+/**
+ * 429 full_text_limit. Raised once the upstream has answered (forward-and-shape): a reservation
+ * over the cap still lets an unknown id's 404 through, which counts.
+ */
+export function fullTextLimitError(plan: CompiledPlan, windows: Windows, upgradeUrl: string): ApiError {
+  return new ApiError('full_text_limit', {
+    quota: plan.full_text_daily,
+    reset_in_seconds: windows.secondsToDayEnd,
+    retryAfter: windows.secondsToDayEnd,
+    upgrade_url: upgradeUrl,
+  });
+}
 
 /**
  * ONE atomic reservation per counted request: rate windows, full-text cap, daily limit and monthly
@@ -50,14 +65,6 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
         deps.metrics.quotaRejections.inc({ reason: result.reason ?? 'quota_exceeded' });
         if (result.reason === 'rate_limited')
           throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
-        if (result.reason === 'full_text_limit') {
-          throw new ApiError('full_text_limit', {
-            quota: plan.full_text_daily,
-            reset_in_seconds: windows.secondsToDayEnd,
-            retryAfter: windows.secondsToDayEnd,
-            upgrade_url,
-          });
-        }
         const daily = result.scope === 'daily';
         throw new ApiError('quota_exceeded', {
           quota: daily ? plan.daily_calls : plan.monthly_calls,

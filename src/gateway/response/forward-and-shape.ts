@@ -2,6 +2,7 @@ import type { RuntimeConfig } from '../../config/compile-config';
 import { ApiError } from '../../errors/api-error';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
+import { fullTextLimitError } from '../policies/meter';
 import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { shapeBody } from '../shaping/shape-body';
 import type { Outcome } from './finish';
@@ -61,6 +62,11 @@ export async function forwardAndShape(
     throw new ApiError('invalid_request', message ? { message } : {});
   }
   if (reply.status !== 200) throw new ApiError('search_unavailable', { retryAfter: 5 });
+  // The document exists and is new today, over the full-text cap: settle gives the call back.
+  if (ctx.reservation?.result.fullTextBlocked) {
+    deps.metrics.quotaRejections.inc({ reason: 'full_text_limit' });
+    throw fullTextLimitError(principal!.plan, ctx.windows!, config.raw.plans.upgrade_url);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(reply.body.toString('utf8'));
