@@ -91,6 +91,15 @@ describe('authenticate: security', () => {
     expect(res.body.message).toMatch(/header/i);
   });
 
+  it('rejects a key in the query string under any parameter name', async () => {
+    const { key } = await h.account('free');
+    for (const path of [`${list}&foo=${key}`, `/v1/me?k=${key}`, `/v1/legal-documents?q=${key}`]) {
+      const res = await request(h.gw.app).get(path).set('X-Api-Key', key);
+      expect([path, res.status, res.body.code]).toEqual([path, 401, 'unauthorized']);
+      expect(res.body.message).toMatch(/header/i);
+    }
+  });
+
   it('rejects a key in the query string behind a malformed parameter, on lists and details alike', async () => {
     const { key } = await h.account('free');
     for (const path of [

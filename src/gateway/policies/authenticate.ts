@@ -16,6 +16,10 @@ const KEY_PARAMS = new Set([
   'x_api_key',
 ]);
 
+/** A key under a name of its own, or anything shaped like a key under any name (the reference: no key in the query string). */
+const carriesKey = ([name, value]: [string, string]): boolean =>
+  KEY_PARAMS.has(name.toLowerCase()) || looksLikeApiKey(value);
+
 const QUERY_KEY_MESSAGE =
   'Không được gửi API key trong query string. Hãy gửi key qua header Authorization: Bearer <API_KEY> hoặc X-Api-Key.';
 
@@ -45,7 +49,7 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
   return {
     name: 'authenticate',
     handle(ctx) {
-      if (ctx.query.some(([name]) => KEY_PARAMS.has(name.toLowerCase()))) {
+      if (ctx.query.some(carriesKey)) {
         throw new ApiError('unauthorized', { message: QUERY_KEY_MESSAGE });
       }
       const key = headerKey(ctx.req.headers);
