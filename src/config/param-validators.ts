@@ -47,7 +47,9 @@ function checker(spec: ParamSpec): (raw: string) => ParamCheck {
     case 'id':
       return (raw) => {
         const n = Number(raw);
-        return ID.test(raw) && n >= 1 && n <= 2_147_483_647 ? ok(String(n)) : bad('phải là mã số nguyên dương');
+        return ID.test(raw) && n >= 1 && n <= 2_147_483_647
+          ? ok(String(n))
+          : bad('phải là mã số nguyên dương, không quá 2147483647');
       };
     case 'boolean':
       return (raw) => {

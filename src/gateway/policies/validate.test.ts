@@ -70,12 +70,19 @@ describe('validate: happy path', () => {
 });
 
 describe('validate: errors', () => {
+  it('says what an id may be when it is too large', async () => {
+    const res = await get('/v1/legal-documents?type_id=2147483648');
+    expect(res.status).toBe(422);
+    expect(res.body.message).toContain('2147483647');
+  });
+
   it.each([
     ['/v1/legal-documents', 'no filter at all'],
     ['/v1/legal-documents?database=ban-an', 'only a non-filter parameter'],
     ['/v1/legal-documents?q=', 'an empty q'],
     ['/v1/legal-documents?type_id=abc', 'a non-numeric id'],
     ['/v1/legal-documents?type_id=-1', 'a negative id'],
+    ['/v1/legal-documents?type_id=2147483648', 'an id past the largest one'],
     ['/v1/legal-documents?issued_from=2025-02-30', 'a date that does not exist'],
     ['/v1/legal-documents?issued_from=15/01/2024', 'a date in another format'],
     ['/v1/legal-documents?q=luat&sort=popular', 'a value outside the enum'],
