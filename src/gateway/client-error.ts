@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors/api-error';
 import { errorBody } from '../errors/render-error';
+import { JSON_TYPE } from './response/finish';
 
 /**
  * Why this exists: a request node's HTTP parser rejects (a request line or header over
@@ -48,7 +49,7 @@ export function clientErrorResponse(parserCode: string | undefined): string {
   const body = JSON.stringify(errorBody(err));
   return [
     `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? ''}`,
-    'Content-Type: application/json; charset=utf-8',
+    `Content-Type: ${JSON_TYPE}`,
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${randomUUID()}`,
     'X-Content-Type-Options: nosniff',

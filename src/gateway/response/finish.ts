@@ -18,7 +18,7 @@ export interface Outcome {
   ids?: string[];
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Where the response phase writes: the access log, and the end-of-turn queue for the socket write. */
 export interface ResponseIo {
