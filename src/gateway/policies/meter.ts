@@ -2,23 +2,8 @@ import { ApiError } from '../../errors/api-error';
 import { StoreUnavailableError, refundFor } from '../../metering/meter-store';
 import type { ReserveInput } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
-import type { Windows } from '../../metering/windows';
-import type { CompiledPlan } from '../../config/compile-config';
 import type { PolicyFactory } from '../policy';
 import { fieldPlanFor } from '../shaping/field-plan';
-
-/**
- * 429 full_text_limit. Raised once the upstream has answered (forward-and-shape): a reservation
- * over the cap still lets an unknown id's 404 through, which counts.
- */
-export function fullTextLimitError(plan: CompiledPlan, windows: Windows, upgradeUrl: string): ApiError {
-  return new ApiError('full_text_limit', {
-    quota: plan.full_text_daily,
-    reset_in_seconds: windows.secondsToDayEnd,
-    retryAfter: windows.secondsToDayEnd,
-    upgrade_url: upgradeUrl,
-  });
-}
 
 /**
  * ONE atomic reservation per counted request: rate windows, full-text cap, daily limit and monthly

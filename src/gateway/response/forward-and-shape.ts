@@ -2,7 +2,6 @@ import type { RuntimeConfig } from '../../config/compile-config';
 import { ApiError } from '../../errors/api-error';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
-import { fullTextLimitError } from '../policies/meter';
 import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { shapeBody } from '../shaping/shape-body';
 import type { Outcome } from './finish';
@@ -62,10 +61,16 @@ export async function forwardAndShape(
     throw new ApiError('invalid_request', message ? { message } : {});
   }
   if (reply.status !== 200) throw new ApiError('search_unavailable', { retryAfter: 5 });
-  // The document exists and is new today, over the full-text cap: settle gives the call back.
+  // The document exists and is new today, over the full-text cap (the meter reserved the call so
+  // that an unknown id's 404 above still counts): 429, and settle gives the call back.
   if (ctx.reservation?.result.fullTextBlocked) {
     deps.metrics.quotaRejections.inc({ reason: 'full_text_limit' });
-    throw fullTextLimitError(principal!.plan, ctx.windows!, config.raw.plans.upgrade_url);
+    throw new ApiError('full_text_limit', {
+      quota: principal!.plan.full_text_daily,
+      reset_in_seconds: ctx.windows!.secondsToDayEnd,
+      retryAfter: ctx.windows!.secondsToDayEnd,
+      upgrade_url: config.raw.plans.upgrade_url,
+    });
   }
   let parsed: unknown;
   try {
