@@ -65,6 +65,15 @@ export class AccountRepo {
     return r.rows[0] && toAccount(r.rows[0]);
   }
 
+  /** Accounts with one of these e-mails, oldest first. */
+  async accountsByEmail(emails: readonly string[]): Promise<Account[]> {
+    const r = await this.db.query<AccountRow>(
+      `SELECT ${ACCOUNT_COLS} FROM accounts WHERE email = ANY($1::text[]) ORDER BY created_at, id`,
+      [emails],
+    );
+    return r.rows.map(toAccount);
+  }
+
   async countAccounts(): Promise<number> {
     const r = await this.db.query<{ n: string | number }>('SELECT count(*) AS n FROM accounts');
     return Number(r.rows[0]?.n ?? 0);

@@ -5,16 +5,16 @@ import { SignJWT } from 'jose';
 
 /**
  * Embedded default without ADMIN_JWT_SECRET: a secret generated once and kept in DATA_DIR, so an
- * admin token printed at first start stays valid across restarts of the same data directory.
+ * admin token printed by one start stays valid across restarts of the same data directory.
  */
-export function embeddedAdminSecret(dataDir: string): { secret: string; created: boolean } {
+export function embeddedAdminSecret(dataDir: string): string {
   const file = join(dataDir, 'admin-jwt-secret');
-  if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim(), created: false };
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
-  return { secret, created: true };
+  return secret;
 }
 
 /** An HS256 admin token (aud lookup-admin, scope admin), as the billing system would mint. */

@@ -3,12 +3,17 @@ import { newId } from '../accounts/api-keys';
 import { issueKey } from '../accounts/issue-key';
 import type { RuntimeConfig } from '../config/compile-config';
 
-export interface DemoKey {
+export interface DemoAccount {
   plan: string;
   email: string;
   accountId: string;
+}
+
+export interface DemoKey extends DemoAccount {
   key: string;
 }
+
+const demoEmail = (plan: string): string => `demo-${plan}@example.vn`;
 
 /** First start of an embedded install: one verified demo account per plan, each with one key. */
 export async function createDemoAccounts(
@@ -18,10 +23,16 @@ export async function createDemoAccounts(
   if ((await repo.countAccounts()) > 0) return undefined;
   const out: DemoKey[] = [];
   for (const plan of config.planList) {
-    const email = `demo-${plan.name}@example.vn`;
+    const email = demoEmail(plan.name);
     const acc = await repo.createAccount({ id: newId('acc_'), email, plan: plan.name, email_verified: true });
     const { key } = await issueKey(repo, acc.id);
     out.push({ plan: plan.name, email, accountId: acc.id, key });
   }
   return out;
+}
+
+/** The demo accounts a first start made and that are still there (keys are stored only as hashes). */
+export async function findDemoAccounts(repo: AccountRepo, config: RuntimeConfig): Promise<DemoAccount[]> {
+  const accounts = await repo.accountsByEmail(config.planList.map((p) => demoEmail(p.name)));
+  return accounts.map((a) => ({ plan: a.plan, email: a.email, accountId: a.id }));
 }

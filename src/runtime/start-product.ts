@@ -25,8 +25,9 @@ import type { Logger } from '../util/logger';
 import { createLogger } from '../util/logger';
 import { embeddedAdminSecret, signAdminToken } from './admin-secret';
 import { loadConfig, watchConfigDir } from './config-source';
-import { createDemoAccounts } from './demo-accounts';
+import { createDemoAccounts, findDemoAccounts } from './demo-accounts';
 import { startLocalUpstreams } from './local-upstreams';
+import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
 
@@ -42,7 +43,7 @@ export interface ProductOptions {
   logLevel?: string;
   clock?: Clock;
   logger?: Logger;
-  /** Where the first-start banner (demo keys, admin token) goes; never the log. */
+  /** Where the start banner (demo keys or accounts, admin token) goes; never the log. */
   print?: (text: string) => void;
   watchConfig?: boolean;
   /** A node:cluster worker (WORKERS=N): /metrics serves every worker's metrics, through the primary. */
@@ -133,11 +134,12 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const gateway = createApp(config, deps);
 
   let secret = opts.adminJwtSecret;
-  let generatedSecret = false;
+  let embeddedSecret = false;
   if (!secret && !opts.adminJwksUrl) {
     if (!embedded)
       throw new Error('ADMIN_JWT_SECRET or ADMIN_JWKS_URL is required outside the embedded default');
-    ({ secret, created: generatedSecret } = embeddedAdminSecret(opts.dataDir));
+    secret = embeddedAdminSecret(opts.dataDir);
+    embeddedSecret = true;
   }
   const health = new UpstreamHealth(() => config, metrics);
   health.start();
@@ -179,18 +181,16 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const port = await listen(publicServer, opts.port ?? config.raw.gateway.port);
   const adminPort = await listen(adminServer, opts.adminPort ?? config.raw.gateway.admin_port);
 
-  const demo = embedded ? await createDemoAccounts(accounts, config) : undefined;
-  if (demo) {
-    const lines = demo.map((d) => `  ${d.plan.padEnd(11)} ${d.key}   (${d.email})`).join('\n');
-    print(
-      `\nDemo accounts created (keys are shown only now):\n${lines}\n\nTry: curl -H "X-Api-Key: ${demo[0]!.key}" "http://localhost:${port}/v1/legal-documents?q=luat"\n`,
-    );
-  }
-  if (secret && (generatedSecret || demo)) {
-    print(
-      `\nAdmin token (admin API on port ${adminPort}; valid 30 days):\n  ${await signAdminToken(secret, clock.now())}\n\n`,
-    );
-  }
+  const created = embedded ? await createDemoAccounts(accounts, config) : undefined;
+  const existing = embedded && !created ? await findDemoAccounts(accounts, config) : undefined;
+  // The embedded secret's holder is whoever runs this start; an operator's secret is theirs to sign
+  // with, so a token for it is printed only with the demo keys of a first start.
+  const adminToken =
+    secret !== undefined && (embeddedSecret || created !== undefined)
+      ? await signAdminToken(secret, clock.now())
+      : undefined;
+  const banner = startBanner({ port, adminPort, created, existing, adminToken });
+  if (banner) print(banner);
   logger.info({ port, admin_port: adminPort, embedded, upstreams: upstreams.names }, 'lookup api started');
 
   const reloadConfig = (): boolean => {

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProduct } from '../../src/runtime/start-product';
+import type { RunningProduct } from '../../src/runtime/start-product';
+import { copyConfig } from '../openapi/e2e-support';
+
+// The embedded default as a person meets it: `npm start`, then `npm start` again on the same data.
+
+const root = mkdtempSync(join(tmpdir(), 'lk-embedded-start-'));
+let configDir = '';
+
+/** One start on the shared data directory, with what it printed. */
+async function start(adminJwtSecret?: string): Promise<{ product: RunningProduct; banner: string }> {
+  let banner = '';
+  const product = await startProduct({
+    configDir,
+    dataDir: join(root, 'data'),
+    port: 0,
+    adminPort: 0,
+    adminJwtSecret,
+    logLevel: 'silent',
+    print: (t) => (banner += t),
+    watchConfig: false,
+  });
+  return { product, banner };
+}
+
+const adminToken = (banner: string): string | undefined => /Admin token[^\n]*\n\s+(\S+)/.exec(banner)?.[1];
+
+async function adminGet(p: RunningProduct, path: string, token: string | undefined): Promise<Response> {
+  return fetch(`http://127.0.0.1:${p.adminPort}${path}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+}
+
+beforeAll(async () => {
+  configDir = await copyConfig(root);
+}, 60_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the embedded default, started twice on one data directory', () => {
+  let first = '';
+  let demo: { plan: string; key: string }[] = [];
+
+  it('the first start prints one working demo key per plan and an admin token the admin API accepts', async () => {
+    const { product, banner } = await start();
+    try {
+      first = banner;
+      demo = [...banner.matchAll(/^ {2}(\S+)\s+(lk_\S+)\s+\(/gm)].map((m) => ({ plan: m[1]!, key: m[2]! }));
+      expect(demo.map((d) => d.plan)).toEqual(['free', 'starter', 'pro', 'enterprise']);
+      const me = await fetch(`http://127.0.0.1:${product.port}/v1/me`, {
+        headers: { 'x-api-key': demo[1]!.key },
+      });
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { data: { plan: string } }).data.plan).toBe('starter');
+      expect((await adminGet(product, '/admin/accounts/acc_none', adminToken(banner))).status).toBe(404);
+      expect((await adminGet(product, '/admin/accounts/acc_none', undefined)).status).toBe(401);
+    } finally {
+      await product.shutdown();
+    }
+  }, 120_000);
+
+  it('a restart shows no key, names the demo accounts, and prints a fresh admin token that works', async () => {
+    expect(demo).toHaveLength(4);
+    const { product, banner } = await start();
+    try {
+      expect(banner).not.toMatch(/lk_/);
+      const ids = [...banner.matchAll(/^ {2}(\S+)\s+(acc_\S+)\s+\(/gm)].map((m) => ({
+        plan: m[1]!,
+        id: m[2]!,
+      }));
+      expect(ids.map((d) => d.plan)).toEqual(['free', 'starter', 'pro', 'enterprise']);
+      expect(banner).toContain('npm run admin -- keys create');
+      const token = adminToken(banner);
+      expect(token).toBeDefined();
+      expect(token).not.toBe(adminToken(first));
+      const acc = await adminGet(product, `/admin/accounts/${ids[2]!.id}`, token);
+      expect(acc.status).toBe(200);
+      expect(((await acc.json()) as { plan: string }).plan).toBe('pro');
+      // The first start's key still answers: the restart kept the accounts and their keys.
+      const me = await fetch(`http://127.0.0.1:${product.port}/v1/me`, {
+        headers: { 'x-api-key': demo[0]!.key },
+      });
+      expect(me.status).toBe(200);
+    } finally {
+      await product.shutdown();
+    }
+  }, 120_000);
+});
+
+describe('an operator-supplied admin secret', () => {
+  it('is never used to print a token on a restart', async () => {
+    const { product, banner } = await start('o'.repeat(32));
+    try {
+      expect(banner).not.toContain('Admin token');
+      expect(banner).toContain('Demo accounts');
+    } finally {
+      await product.shutdown();
+    }
+  }, 120_000);
+});
