@@ -9,37 +9,51 @@ export const gatewayFileSchema = z
       .default(['loopback'])
       .describe('Peers whose X-Forwarded-For is believed: CIDRs, addresses, or loopback / private / uniquelocal.'),
     store_failure: z.enum(['open', 'closed']).default('open').describe('When Redis is unreachable: local limits, or 503.'),
+    store_timeout_ms: z
+      .number()
+      .int()
+      .min(20)
+      .max(10_000)
+      .default(500)
+      .describe('A Redis command not answered in this time fails, and store_failure applies (read at start).'),
     preview_chars: z.number().int().min(0).max(100_000).default(800).describe('Text length of the content_html preview.'),
     bulk_watch: z
       .object({
-        window_days: z.number().int().min(1).max(366).default(30),
-        max_share: z.number().gt(0).max(1).default(0.05),
-        min_records: z.number().int().min(1).default(500),
-        lock_hours: z.number().gt(0).max(24 * 365).default(24),
-        stats_refresh_seconds: z.number().int().min(1).default(600),
+        window_days: z.number().int().min(1).max(366).default(30).describe('Days of distinct ids counted per account.'),
+        max_share: z.number().gt(0).max(1).default(0.05).describe('Share of a dataset that locks the account.'),
+        min_records: z.number().int().min(1).max(1e9).default(500).describe('Distinct ids below which no share locks.'),
+        lock_hours: z.number().gt(0).max(24 * 365).default(24).describe('How long a bulk-extraction lock lasts.'),
+        stats_refresh_seconds: z.number().int().min(1).max(86_400).default(600).describe('How often dataset sizes are re-read.'),
       })
       .strict()
       .prefault({})
       .describe('Bulk-extraction detection thresholds.'),
     identity: z
       .object({
-        issuer: z.string().default('lookup-gateway'),
-        audience: z.string().default('lookup-upstream'),
-        ttl_seconds: z.number().int().min(10).max(3600).default(120),
+        issuer: z.string().min(1).default('lookup-gateway').describe('iss of the assertion.'),
+        audience: z.string().min(1).default('lookup-upstream').describe('aud the upstreams check.'),
+        ttl_seconds: z.number().int().min(10).max(3600).default(120).describe('Lifetime of one assertion.'),
       })
       .strict()
       .prefault({})
       .describe('Identity assertion the gateway signs for upstreams.'),
     key_cache: z
       .object({
-        ttl_seconds: z.number().int().min(1).max(86_400).default(300),
-        negative_ttl_seconds: z.number().int().min(0).max(3600).default(5),
-        max_entries: z.number().int().min(100).default(100_000),
+        ttl_seconds: z.number().int().min(1).max(86_400).default(300).describe('How long a known key is kept.'),
+        negative_ttl_seconds: z.number().int().min(0).max(3600).default(5).describe('How long an unknown key is remembered.'),
+        max_entries: z.number().int().min(100).max(10_000_000).default(100_000).describe('Keys kept at most.'),
       })
       .strict()
-      .prefault({}),
-    shutdown_timeout_ms: z.number().int().min(0).max(600_000).default(10_000),
-    max_url_length: z.number().int().min(256).max(65_536).default(4096),
+      .prefault({})
+      .describe('Key lookups cached per replica; revocations reach them through the invalidation bus.'),
+    shutdown_timeout_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(600_000)
+      .default(10_000)
+      .describe('On SIGTERM, how long open requests may finish before their connections close.'),
+    max_url_length: z.number().int().min(256).max(65_536).default(4096).describe('Longer request targets get 422.'),
   })
   .strict();
 

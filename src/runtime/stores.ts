@@ -20,9 +20,6 @@ export interface CounterStores {
   close(): Promise<void>;
 }
 
-/** A Redis command not answered by then fails; the meter store then falls back (store_failure). */
-const REDIS_COMMAND_TIMEOUT_MS = 500;
-
 /** Redis (shared by replicas) when REDIS_URL is set, else in-process stores (single replica). */
 export function createCounterStores(opts: {
   redisUrl?: string;
@@ -32,6 +29,8 @@ export function createCounterStores(opts: {
   metrics: GatewayMetrics;
 }): CounterStores {
   const windowDays = opts.gateway.bulk_watch.window_days;
+  // A Redis command not answered by then fails; the meter store then falls back (store_failure).
+  const commandTimeoutMs = opts.gateway.store_timeout_ms;
   if (!opts.redisUrl) {
     const meter = new MemoryMeterStore({ clock: opts.clock, distinctWindowDays: windowDays });
     const bus = new InProcessInvalidationBus();
@@ -63,7 +62,7 @@ export function createCounterStores(opts: {
       redis,
       prefix: 'lk:',
       distinctWindowDays: windowDays,
-      commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS,
+      commandTimeoutMs,
     }),
     fallback: new MemoryMeterStore({ clock: opts.clock, distinctWindowDays: windowDays }),
     redis,
@@ -79,7 +78,7 @@ export function createCounterStores(opts: {
       else opts.logger.info('redis reachable again: shared counting resumed');
     },
   });
-  const deadlines = createDeadlineQueue(REDIS_COMMAND_TIMEOUT_MS);
+  const deadlines = createDeadlineQueue(commandTimeoutMs);
   const bus = new RedisInvalidationBus({
     publisher: redis,
     deadlines,

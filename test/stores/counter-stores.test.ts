@@ -59,3 +59,47 @@ describe('counter stores on a Redis that stops answering', () => {
     expect(await stores.ping()).toBe(true);
   });
 });
+
+describe('gateway.yaml store_timeout_ms', () => {
+  let server: PrivateRedis;
+  let stores: CounterStores;
+
+  beforeAll(async () => {
+    server = await PrivateRedis.start();
+    stores = createCounterStores({
+      redisUrl: server.url,
+      gateway: gatewayFileSchema.parse({ store_failure: 'closed', store_timeout_ms: 4_000 }),
+      clock: systemClock,
+      logger: silentLogger(),
+      metrics: createGatewayMetrics({ defaultMetrics: false }),
+    });
+    await eventually(() => stores.ping(), 10_000);
+  });
+  afterAll(async () => {
+    await stores.close();
+    await server.kill();
+  });
+
+  test('a Redis stall shorter than the setting is waited out: the reserve counts instead of failing at 500 ms', async () => {
+    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5_000 });
+    await waitForReady(blocker);
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '1');
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      const t0 = Date.now();
+      const result = await stores.meter.reserve({
+        accountId: 'acc_slow',
+        requestId: 'r1',
+        cost: 1,
+        limits: { perSecond: 10, perMinute: 10, daily: 10, monthly: 10 },
+        windows: computeWindows(Date.now(), 'Asia/Ho_Chi_Minh'),
+        creditsAllowed: false,
+      });
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
+      expect(result.ok).toBe(true);
+    } finally {
+      await sleeping;
+      blocker.disconnect();
+    }
+  });
+});
