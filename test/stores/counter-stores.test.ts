@@ -1,5 +1,6 @@
 import { gatewayFileSchema } from '../../src/config/gateway-schema';
 import { StoreUnavailableError } from '../../src/metering/meter-store';
+import type { ReserveResult } from '../../src/metering/meter-store';
 import { computeWindows } from '../../src/metering/windows';
 import { createGatewayMetrics } from '../../src/observability/gateway-metrics';
 import { createCounterStores } from '../../src/runtime/stores';
@@ -10,15 +11,19 @@ import { silentLogger } from '../../src/util/logger';
 import { PrivateRedis, eventually } from '../support/private-redis';
 
 // The production wiring: one connection without a timer per command, every use of it under a deadline.
-describe('counter stores on a Redis that stops answering', () => {
+
+/** A private Redis and the counter stores on it, built from these gateway.yaml settings. */
+function onPrivateRedis(gateway: Record<string, unknown>): {
+  server: () => PrivateRedis;
+  stores: () => CounterStores;
+} {
   let server: PrivateRedis;
   let stores: CounterStores;
-
   beforeAll(async () => {
     server = await PrivateRedis.start();
     stores = createCounterStores({
       redisUrl: server.url,
-      gateway: gatewayFileSchema.parse({ store_failure: 'closed' }),
+      gateway: gatewayFileSchema.parse(gateway),
       clock: systemClock,
       logger: silentLogger(),
       metrics: createGatewayMetrics({ defaultMetrics: false }),
@@ -30,76 +35,64 @@ describe('counter stores on a Redis that stops answering', () => {
     await stores.close();
     await server.kill();
   });
+  return { server: () => server, stores: () => stores };
+}
 
-  test('the readiness ping, a reserve and a published invalidation each fail at their deadline, not when Redis wakes up', async () => {
-    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5_000 });
-    await waitForReady(blocker);
-    // Redis wakes at 4 s, far past the 500 ms deadlines, so a pause of this process cannot hide one.
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '4');
+/** Runs fn while Redis sleeps for `seconds` (DEBUG SLEEP from another connection). */
+async function duringStall(server: PrivateRedis, seconds: number, fn: () => Promise<void>): Promise<void> {
+  const blocker = createRedisClient(server.url, { commandTimeoutMs: 10_000 });
+  await waitForReady(blocker);
+  const sleeping = blocker.call('DEBUG', 'SLEEP', String(seconds));
+  try {
     await new Promise((r) => setTimeout(r, 50));
-    const t0 = Date.now();
-    const [ping, reserve, publish] = await Promise.allSettled([
-      stores.ping(),
-      stores.meter.reserve({
-        accountId: 'acc_dl',
-        requestId: 'r1',
-        cost: 1,
-        limits: { perSecond: 10, perMinute: 10, daily: 10, monthly: 10 },
-        windows: computeWindows(Date.now(), 'Asia/Ho_Chi_Minh'),
-        creditsAllowed: false,
-      }),
-      stores.bus.publish({ type: 'key', keyHash: 'x'.repeat(64) }),
-    ]);
-    expect(Date.now() - t0).toBeLessThan(2_500);
-    expect(ping).toEqual({ status: 'fulfilled', value: false });
-    expect(reserve.status === 'rejected' && reserve.reason).toBeInstanceOf(StoreUnavailableError);
-    expect(publish.status === 'rejected' && (publish.reason as Error).message).toMatch(/timed out/);
+    await fn();
+  } finally {
     await sleeping;
     blocker.disconnect();
+  }
+}
+
+const reserveOne = (stores: CounterStores, accountId: string): Promise<ReserveResult> =>
+  stores.meter.reserve({
+    accountId,
+    requestId: 'r1',
+    cost: 1,
+    limits: { perSecond: 10, perMinute: 10, daily: 10, monthly: 10 },
+    windows: computeWindows(Date.now(), 'Asia/Ho_Chi_Minh'),
+    creditsAllowed: false,
+  });
+
+describe('counter stores on a Redis that stops answering', () => {
+  const redis = onPrivateRedis({ store_failure: 'closed' });
+
+  test('the readiness ping, a reserve and a published invalidation each fail at their deadline, not when Redis wakes up', async () => {
+    const stores = redis.stores();
+    // Redis wakes at 4 s, far past the 500 ms deadlines, so a pause of this process cannot hide one.
+    await duringStall(redis.server(), 4, async () => {
+      const t0 = Date.now();
+      const [ping, reserve, publish] = await Promise.allSettled([
+        stores.ping(),
+        reserveOne(stores, 'acc_dl'),
+        stores.bus.publish({ type: 'key', keyHash: 'x'.repeat(64) }),
+      ]);
+      expect(Date.now() - t0).toBeLessThan(2_500);
+      expect(ping).toEqual({ status: 'fulfilled', value: false });
+      expect(reserve.status === 'rejected' && reserve.reason).toBeInstanceOf(StoreUnavailableError);
+      expect(publish.status === 'rejected' && (publish.reason as Error).message).toMatch(/timed out/);
+    });
     expect(await stores.ping()).toBe(true);
   });
 });
 
 describe('gateway.yaml store_timeout_ms', () => {
-  let server: PrivateRedis;
-  let stores: CounterStores;
-
-  beforeAll(async () => {
-    server = await PrivateRedis.start();
-    stores = createCounterStores({
-      redisUrl: server.url,
-      gateway: gatewayFileSchema.parse({ store_failure: 'closed', store_timeout_ms: 4_000 }),
-      clock: systemClock,
-      logger: silentLogger(),
-      metrics: createGatewayMetrics({ defaultMetrics: false }),
-    });
-    await eventually(() => stores.ping(), 10_000);
-  });
-  afterAll(async () => {
-    await stores.close();
-    await server.kill();
-  });
+  const redis = onPrivateRedis({ store_failure: 'closed', store_timeout_ms: 4_000 });
 
   test('a Redis stall shorter than the setting is waited out: the reserve counts instead of failing at 500 ms', async () => {
-    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5_000 });
-    await waitForReady(blocker);
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '1');
-    try {
-      await new Promise((r) => setTimeout(r, 50));
+    await duringStall(redis.server(), 1, async () => {
       const t0 = Date.now();
-      const result = await stores.meter.reserve({
-        accountId: 'acc_slow',
-        requestId: 'r1',
-        cost: 1,
-        limits: { perSecond: 10, perMinute: 10, daily: 10, monthly: 10 },
-        windows: computeWindows(Date.now(), 'Asia/Ho_Chi_Minh'),
-        creditsAllowed: false,
-      });
+      const result = await reserveOne(redis.stores(), 'acc_slow');
       expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
       expect(result.ok).toBe(true);
-    } finally {
-      await sleeping;
-      blocker.disconnect();
-    }
+    });
   });
 });
