@@ -60,7 +60,16 @@ export class MemoryMeterStore implements MeterStore {
       scope: ReserveResult['scope'],
       retryAfter: number,
     ): Promise<ReserveResult> =>
-      Promise.resolve({ ok: false, reason, scope, retryAfter, source: 'quota', fullTextAdded: false, usage });
+      Promise.resolve({
+        ok: false,
+        reason,
+        scope,
+        retryAfter,
+        source: 'quota',
+        creditCalls: 0,
+        fullTextAdded: false,
+        usage,
+      });
 
     if (usage.second + 1 > limits.perSecond) return reject('rate_limited', 'second', w.secondsToSecondEnd);
     if (usage.minute + 1 > limits.perMinute) return reject('rate_limited', 'minute', w.secondsToMinuteEnd);
@@ -70,19 +79,22 @@ export class MemoryMeterStore implements MeterStore {
     const addDoc = newDoc && !blocked;
     if (usage.daily + cost > limits.daily) return reject('quota_exceeded', 'daily', w.secondsToDayEnd);
     let source: ReserveResult['source'] = 'quota';
+    let fromQuota = cost;
     if (usage.monthly + cost > limits.monthly) {
       if (!input.creditsAllowed) return reject('quota_exceeded', 'monthly', w.secondsToMonthEnd);
       source = 'credits';
+      fromQuota = Math.max(0, Math.min(cost, limits.monthly - usage.monthly));
     }
 
     usage.second = this.incr(k.second, 1, w.ttl.second);
     usage.minute = this.incr(k.minute, 1, w.ttl.minute);
     usage.daily = this.incr(k.day, cost, w.ttl.day);
-    if (source === 'quota') usage.monthly = this.incr(k.month, cost, w.ttl.month);
+    if (fromQuota > 0) usage.monthly = this.incr(k.month, fromQuota, w.ttl.month);
     if (doc && addDoc) usage.fullText = this.addToSet(k.fullText, [doc.docId], w.ttl.day * 1000);
     return Promise.resolve({
       ok: true,
       source,
+      creditCalls: cost - fromQuota,
       fullTextAdded: addDoc,
       ...(blocked ? { fullTextBlocked: true } : {}),
       usage,
@@ -96,7 +108,7 @@ export class MemoryMeterStore implements MeterStore {
     if (this.live(this.counters.get(marker))) return Promise.resolve({ applied: false });
     this.counters.set(marker, { value: 1, expiresAt: this.clock.now() + REFUND_MARKER_TTL_S * 1000 });
     this.decrClamped(`${prefix}d\0${input.dayKey}`, input.cost);
-    if (input.source === 'quota') this.decrClamped(`${prefix}mo\0${input.monthKey}`, input.cost);
+    if (input.monthlyCalls > 0) this.decrClamped(`${prefix}mo\0${input.monthKey}`, input.monthlyCalls);
     if (input.fullTextDocId !== undefined)
       this.getSet(`${prefix}ft\0${input.dayKey}`)?.delete(input.fullTextDocId);
     return Promise.resolve({ applied: true });

@@ -11,7 +11,8 @@ import { LuaScript } from './lua-script';
  * The numbers travel as one argument because the client's cost grows with the argument count
  * (each is measured and framed on its own): 2 arguments instead of 13 take a third off the
  * reserve's CPU in the gateway. Returns {status, source, added, second, minute, daily, monthly,
- * fullText}; status: ok | capped | second | minute | daily | monthly. capped: reserved, but the
+ * fullText, creditCalls}; status: ok | capped | second | minute | daily | monthly. Past the monthly
+ * quota with credits allowed, the quota's last calls are taken and only the rest are credit calls. capped: reserved, but the
  * document is new today and the full-text cap is reached (see ReserveResult.fullTextBlocked).
  * A window key gets its TTL when it is born (its first increment), so TTLs never slide.
  */
@@ -35,7 +36,8 @@ local m = tonumber(redis.call('GET', KEYS[2]) or '0')
 local d = tonumber(redis.call('GET', KEYS[3]) or '0')
 local mo = tonumber(redis.call('GET', KEYS[4]) or '0')
 local ft = redis.call('SCARD', KEYS[5])
-local function res(status, source, added) return {status, source, added, s, m, d, mo, ft} end
+local credit = 0
+local function res(status, source, added) return {status, source, added, s, m, d, mo, ft, credit} end
 if s + 1 > perSecond then return res('second', 'quota', 0) end
 if m + 1 > perMinute then return res('minute', 'quota', 0) end
 local add = 0
@@ -45,9 +47,12 @@ if hasDoc == 1 and redis.call('SISMEMBER', KEYS[5], docId) == 0 then
 end
 if d + cost > daily then return res('daily', 'quota', 0) end
 local source = 'quota'
+local fromQuota = cost
 if mo + cost > monthly then
   if creditsAllowed ~= 1 then return res('monthly', 'quota', 0) end
   source = 'credits'
+  fromQuota = math.max(0, math.min(cost, monthly - mo))
+  credit = cost - fromQuota
 end
 s = redis.call('INCR', KEYS[1])
 if s == 1 then redis.call('EXPIRE', KEYS[1], a[9]) end
@@ -55,9 +60,9 @@ m = redis.call('INCR', KEYS[2])
 if m == 1 then redis.call('EXPIRE', KEYS[2], a[10]) end
 d = redis.call('INCRBY', KEYS[3], cost)
 if d == cost then redis.call('EXPIRE', KEYS[3], a[11]) end
-if source == 'quota' then
-  mo = redis.call('INCRBY', KEYS[4], cost)
-  if mo == cost then redis.call('EXPIRE', KEYS[4], a[12]) end
+if fromQuota > 0 then
+  mo = redis.call('INCRBY', KEYS[4], fromQuota)
+  if mo == fromQuota then redis.call('EXPIRE', KEYS[4], a[12]) end
 end
 if add == 1 then
   ft = redis.call('SADD', KEYS[5], docId) + ft
@@ -73,19 +78,20 @@ return res(status, source, add)
  * their key still exists and never below zero, so a late refund cannot recreate an expired window.
  *
  * KEYS: 1 day calls, 2 month quota calls, 3 day full-text set, 4 refund marker
- * ARGV: 1 cost, 2 refundMonth (1/0), 3 hasDoc (1/0), 4 docId, 5 marker TTL
+ * ARGV: 1 cost (day calls), 2 monthly calls (the quota's share of the cost), 3 hasDoc (1/0), 4 docId,
+ *       5 marker TTL
  * Returns 1 when applied, 0 when this request was already refunded.
  */
 export const REFUND_SCRIPT = new LuaScript(
   `
 if not redis.call('SET', KEYS[4], '1', 'NX', 'EX', ARGV[5]) then return 0 end
-local cost = tonumber(ARGV[1])
-local function give(key)
+local function give(key, amount)
+  if amount <= 0 then return end
   local v = tonumber(redis.call('GET', key) or '0')
-  if v > 0 then redis.call('DECRBY', key, math.min(v, cost)) end
+  if v > 0 then redis.call('DECRBY', key, math.min(v, amount)) end
 end
-give(KEYS[1])
-if ARGV[2] == '1' then give(KEYS[2]) end
+give(KEYS[1], tonumber(ARGV[1]))
+give(KEYS[2], tonumber(ARGV[2]))
 if ARGV[3] == '1' then redis.call('SREM', KEYS[3], ARGV[4]) end
 return 1
 `,

@@ -49,8 +49,14 @@ export interface ReserveResult {
   scope?: 'second' | 'minute' | 'daily' | 'monthly';
   /** Seconds until the window that rejected ends (Retry-After). Set on every rejection. */
   retryAfter?: number;
-  /** 'credits': admitted past the monthly quota; the gateway must now spend `cost` from the CreditLedger. */
+  /** 'credits': admitted past the monthly quota; the gateway must now spend `creditCalls` from the CreditLedger. */
   source: 'quota' | 'credits';
+  /**
+   * Calls of this request past the monthly quota, to be paid from purchased credits; the rest
+   * (cost − creditCalls) came from the quota. A relations call (cost 2) with one call left in the
+   * month takes that call and one credit. 0 when source is 'quota'.
+   */
+  creditCalls: number;
   /** This request added docId to today's full-text set (a reopen or no full text: false). */
   fullTextAdded: boolean;
   /**
@@ -68,7 +74,8 @@ export interface RefundInput {
   accountId: string;
   requestId: string;
   cost: number;
-  source: 'quota' | 'credits';
+  /** Of those, the calls that came from this month's quota (the rest were credits, given back apart). */
+  monthlyCalls: number;
   /** The reservation's own windows: a refund after midnight must reach the day the call was counted in. */
   dayKey: string;
   monthKey: string;
@@ -79,7 +86,7 @@ export interface RefundInput {
 export interface MeterStore {
   /** One atomic check-and-count: all or nothing. */
   reserve(input: ReserveInput): Promise<ReserveResult>;
-  /** Gives back daily (and quota-sourced monthly) calls and the full-text slot. Idempotent per requestId. */
+  /** Gives back daily calls, the monthly quota's share and the full-text slot. Idempotent per requestId. */
   refund(input: RefundInput): Promise<{ applied: boolean }>;
   /** Current usage; changes nothing. */
   peek(accountId: string, windows: Windows): Promise<Usage>;
@@ -105,7 +112,7 @@ export function refundFor(input: ReserveInput, result: ReserveResult): RefundInp
     accountId: input.accountId,
     requestId: input.requestId,
     cost: input.cost,
-    source: result.source,
+    monthlyCalls: input.cost - result.creditCalls,
     dayKey: input.windows.dayKey,
     monthKey: input.windows.monthKey,
   };

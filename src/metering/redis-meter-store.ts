@@ -127,13 +127,7 @@ export class RedisMeterStore implements MeterStore {
         `${a}ft:${input.dayKey}`,
         `${a}rf:${input.requestId}`,
       ],
-      [
-        input.cost,
-        input.source === 'quota' ? 1 : 0,
-        doc === undefined ? 0 : 1,
-        doc ?? '',
-        REFUND_MARKER_TTL_S,
-      ],
+      [input.cost, input.monthlyCalls, doc === undefined ? 0 : 1, doc ?? '', REFUND_MARKER_TTL_S],
       (reply) => ({ applied: n(reply) === 1 }),
       this.deadlines,
     );
@@ -216,10 +210,10 @@ export class RedisMeterStore implements MeterStore {
   }
 }
 
-/** The reserve script's reply {status, source, added, second, minute, daily, monthly, fullText}. */
+/** The reserve script's reply {status, source, added, second, minute, daily, monthly, fullText, creditCalls}. */
 function reserveResult(reply: unknown, w: Windows): ReserveResult {
-  if (!Array.isArray(reply) || reply.length !== 8) throw new Error('unexpected reserve reply');
-  const [status, source, added, second, minute, daily, monthly, ft] = reply as unknown[];
+  if (!Array.isArray(reply) || reply.length !== 9) throw new Error('unexpected reserve reply');
+  const [status, source, added, second, minute, daily, monthly, ft, credit] = reply as unknown[];
   const usage: Usage = {
     second: n(second),
     minute: n(minute),
@@ -237,6 +231,7 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
     scope,
     retryAfter,
     source: 'quota',
+    creditCalls: 0,
     fullTextAdded: false,
     usage,
   });
@@ -246,6 +241,7 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
       return {
         ok: true,
         source: source === 'credits' ? 'credits' : 'quota',
+        creditCalls: n(credit),
         fullTextAdded: n(added) === 1,
         ...(status === 'capped' ? { fullTextBlocked: true } : {}),
         usage,

@@ -22,7 +22,7 @@ describe('MemoryMeterStore specifics', () => {
         accountId: input.accountId,
         requestId: input.requestId,
         cost: 1,
-        source: res.source,
+        monthlyCalls: 1 - res.creditCalls,
         dayKey: windows.dayKey,
         monthKey: windows.monthKey,
       });

@@ -73,6 +73,7 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
     expect(r).toEqual({
       ok: true,
       source: 'quota',
+      creditCalls: 0,
       fullTextAdded: false,
       usage: { second: 1, minute: 1, daily: 1, monthly: 1, fullText: 0 },
     });
@@ -157,13 +158,19 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
   it('admits from credits once the monthly quota is spent; daily and rate still count', async () => {
     const limits = { ...WIDE, monthly: 2, daily: 4 };
     await reserveN(1, { limits, creditsAllowed: true });
-    // 1 left but the call costs 2: the whole call is drawn from credits.
+    // 1 left and the call costs 2: the quota's last call, and one credit.
     expect(await reserve({ limits, creditsAllowed: true, cost: 2 })).toMatchObject({
       ok: true,
       source: 'credits',
-      usage: { second: 2, daily: 3, monthly: 1 },
+      creditCalls: 1,
+      usage: { second: 2, daily: 3, monthly: 2 },
     });
-    expect(await reserve({ limits, creditsAllowed: true })).toMatchObject({ ok: true, source: 'quota' });
+    expect(await reserve({ limits, creditsAllowed: true })).toMatchObject({
+      ok: true,
+      source: 'credits',
+      creditCalls: 1,
+      usage: { daily: 4, monthly: 2 },
+    });
     expect(await reserve({ limits, creditsAllowed: true })).toMatchObject({
       ok: false,
       reason: 'quota_exceeded',
@@ -216,7 +223,7 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
     const res = await store.reserve(req);
     expect(res.usage).toMatchObject({ daily: 3, monthly: 3, fullText: 1 });
     const refund = refundFor(req, res)!;
-    expect(refund).toMatchObject({ cost: 2, source: 'quota', fullTextDocId: 'D1' });
+    expect(refund).toMatchObject({ cost: 2, monthlyCalls: 2, fullTextDocId: 'D1' });
     expect(await store.refund(refund)).toEqual({ applied: true });
     expect(await peek()).toEqual({ second: 2, minute: 2, daily: 1, monthly: 1, fullText: 0 });
     expect(await store.refund(refund)).toEqual({ applied: false });
@@ -240,6 +247,22 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
     const req = input({ limits, creditsAllowed: true });
     const res = await store.reserve(req);
     expect(res.source).toBe('credits');
+    await store.refund(refundFor(req, res)!);
+    expect(await peek()).toMatchObject({ daily: 1, monthly: 1 });
+  });
+
+  it('refunds a call split between the quota and credits: only the quota share goes back to the month', async () => {
+    const limits = { ...WIDE, monthly: 2 };
+    await reserveN(1, { limits });
+    const req = input({ limits, creditsAllowed: true, cost: 2 });
+    const res = await store.reserve(req);
+    expect(res).toMatchObject({
+      ok: true,
+      source: 'credits',
+      creditCalls: 1,
+      usage: { daily: 3, monthly: 2 },
+    });
+    expect(refundFor(req, res)).toMatchObject({ cost: 2, monthlyCalls: 1 });
     await store.refund(refundFor(req, res)!);
     expect(await peek()).toMatchObject({ daily: 1, monthly: 1 });
   });

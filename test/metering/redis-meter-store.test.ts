@@ -37,7 +37,7 @@ describe('RedisMeterStore specifics', () => {
       accountId: 'acc_k',
       requestId: 'rq1',
       cost: 1,
-      source: 'quota',
+      monthlyCalls: 1,
       dayKey: windows.dayKey,
       monthKey: windows.monthKey,
     });
@@ -100,7 +100,7 @@ describe('RedisMeterStore specifics', () => {
       accountId: 'acc_rt',
       requestId: 'r1',
       cost: 2,
-      source: 'quota',
+      monthlyCalls: 2,
       dayKey: windows.dayKey,
       monthKey: windows.monthKey,
     });

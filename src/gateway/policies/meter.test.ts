@@ -152,6 +152,23 @@ describe('meter: limits', () => {
     h.clock.set(h.clock.now() - 2 * 86_400_000);
   });
 
+  it('takes the last monthly call and one credit for a relations call (cost 2) with one call left', async () => {
+    const acc = await h.account('tiny');
+    await h.deps.credits.purchase(acc.id, 1, 'order-split');
+    h.clock.advance(86_400_000);
+    for (let i = 0; i < 4; i++) {
+      if (i === 2) h.clock.advance(86_400_000); // the daily limit (4) must not get in the way
+      expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    }
+    const rel = await get(acc.key, '/v1/legal-documents/vb_1/relations');
+    expect(rel.status).toBe(200);
+    expect(rel.headers['x-quota-remaining']).toBe('0');
+    expect(await h.deps.credits.balance(acc.id)).toBe(0);
+    const quota = (await me(acc.key)).quota;
+    expect(quota).toMatchObject({ monthly_used: 5, monthly_remaining: 0, daily_used: 4 });
+    h.clock.set(h.clock.now() - 2 * 86_400_000);
+  });
+
   it('gives a credit back when the call it paid for fails upstream', async () => {
     const acc = await h.account('nocredit');
     await h.accounts.patchAccount(acc.id, { plan: 'tiny' });

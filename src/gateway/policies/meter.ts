@@ -60,12 +60,16 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
       }
       ctx.reservation = { input, result, creditsSpent: false, settled: false };
       if (result.source === 'credits') {
-        const spend = await deps.credits.spend(account.id, input.cost, ctx.meterId);
+        const spend = await deps.credits.spend(account.id, result.creditCalls, ctx.meterId);
         if (!spend.ok) {
           const back = refundFor(input, result);
           if (back) await deps.meter.refund(back);
           ctx.reservation.settled = true;
-          ctx.usage = { ...result.usage, daily: result.usage.daily - input.cost };
+          ctx.usage = {
+            ...result.usage,
+            daily: result.usage.daily - input.cost,
+            monthly: result.usage.monthly - (input.cost - result.creditCalls),
+          };
           deps.metrics.quotaRejections.inc({ reason: 'quota_exceeded' });
           throw new ApiError('quota_exceeded', {
             message: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',

@@ -33,6 +33,7 @@ export function settle(
   if (!refundCalls) {
     if (status !== 404 || back.fullTextDocId === undefined) return undefined;
     back.cost = 0;
+    back.monthlyCalls = 0;
   }
   return giveBack(ctx, deps, back, refundCalls && r.creditsSpent, code ?? String(status));
 }
@@ -53,7 +54,7 @@ async function giveBack(
       ctx.usage = {
         ...ctx.usage,
         daily: ctx.usage.daily - back.cost,
-        monthly: ctx.usage.monthly - (back.source === 'quota' ? back.cost : 0),
+        monthly: ctx.usage.monthly - back.monthlyCalls,
         fullText: ctx.usage.fullText - (back.fullTextDocId !== undefined ? 1 : 0),
       };
     }
