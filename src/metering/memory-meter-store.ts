@@ -1,7 +1,7 @@
 import type { Clock } from '../util/clock';
 import { systemClock } from '../util/clock';
 import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import { REFUND_MARKER_TTL_S, distinctTtlSeconds } from './meter-store';
+import { REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
 import type { Windows } from './windows';
 
 export interface MemoryMeterStoreOptions {
@@ -56,20 +56,10 @@ export class MemoryMeterStore implements MeterStore {
       fullText: ftSet?.size ?? 0,
     };
     const reject = (
-      reason: ReserveResult['reason'],
-      scope: ReserveResult['scope'],
+      reason: NonNullable<ReserveResult['reason']>,
+      scope: NonNullable<ReserveResult['scope']>,
       retryAfter: number,
-    ): Promise<ReserveResult> =>
-      Promise.resolve({
-        ok: false,
-        reason,
-        scope,
-        retryAfter,
-        source: 'quota',
-        creditCalls: 0,
-        fullTextAdded: false,
-        usage,
-      });
+    ): Promise<ReserveResult> => Promise.resolve(rejection(reason, scope, retryAfter, usage));
 
     if (usage.second + 1 > limits.perSecond) return reject('rate_limited', 'second', w.secondsToSecondEnd);
     if (usage.minute + 1 > limits.perMinute) return reject('rate_limited', 'minute', w.secondsToMinuteEnd);

@@ -69,6 +69,25 @@ export interface ReserveResult {
   usage: Usage;
 }
 
+/** A reservation refused by `scope`: nothing counted, `usage` as it stood. */
+export function rejection(
+  reason: RejectReason,
+  scope: NonNullable<ReserveResult['scope']>,
+  retryAfter: number,
+  usage: Usage,
+): ReserveResult {
+  return {
+    ok: false,
+    reason,
+    scope,
+    retryAfter,
+    source: 'quota',
+    creditCalls: 0,
+    fullTextAdded: false,
+    usage,
+  };
+}
+
 /** What settle passes to give a reservation back; build it with refundFor(). */
 export interface RefundInput {
   accountId: string;

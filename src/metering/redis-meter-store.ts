@@ -5,7 +5,7 @@ import { COMMAND_TIMED_OUT } from './lua-script';
 import type { RedisClient } from '../stores/redis-client';
 import { REFUND_SCRIPT, RESERVE_SCRIPT } from './meter-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import { REFUND_MARKER_TTL_S, distinctTtlSeconds } from './meter-store';
+import { REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
 import type { Windows } from './windows';
 
 export interface RedisMeterStoreOptions {
@@ -222,19 +222,10 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
     fullText: n(ft),
   };
   const fail = (
-    reason: ReserveResult['reason'],
-    scope: ReserveResult['scope'],
+    reason: NonNullable<ReserveResult['reason']>,
+    scope: NonNullable<ReserveResult['scope']>,
     retryAfter: number,
-  ): ReserveResult => ({
-    ok: false,
-    reason,
-    scope,
-    retryAfter,
-    source: 'quota',
-    creditCalls: 0,
-    fullTextAdded: false,
-    usage,
-  });
+  ): ReserveResult => rejection(reason, scope, retryAfter, usage);
   switch (status) {
     case 'ok':
     case 'capped':
