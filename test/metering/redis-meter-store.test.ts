@@ -40,6 +40,8 @@ describe('RedisMeterStore specifics', () => {
       monthlyCalls: 1,
       dayKey: windows.dayKey,
       monthKey: windows.monthKey,
+      epochSecond: windows.epochSecond,
+      epochMinute: windows.epochMinute,
     });
     await s.recordIds('acc_k', 'legal', windows.dayKey, ['a']);
     expect(res.ok).toBe(true);
@@ -103,6 +105,8 @@ describe('RedisMeterStore specifics', () => {
       monthlyCalls: 2,
       dayKey: windows.dayKey,
       monthKey: windows.monthKey,
+      epochSecond: windows.epochSecond,
+      epochMinute: windows.epochMinute,
     });
     expect(count()).toBe(2);
     await s.peek('acc_rt', windows);

@@ -144,6 +144,11 @@ describe('meter: limits', () => {
     expect(await h.deps.credits.balance(acc.id)).toBe(0);
     const res = await get(acc.key, '/v1/legal-documents?q=luat');
     expect(res.status).toBe(429);
+    // Refused like any quota_exceeded: the request takes no slot of the minute either.
+    expect(res.headers['x-ratelimit-remaining']).toBe(viaCredit.headers['x-ratelimit-remaining']);
+    expect((await get(acc.key, '/v1/legal-documents?q=luat')).headers['x-ratelimit-remaining']).toBe(
+      viaCredit.headers['x-ratelimit-remaining'],
+    );
     expect(res.body).toMatchObject({
       code: 'quota_exceeded',
       buy_credits_url: 'https://example.vn/billing/credits',
