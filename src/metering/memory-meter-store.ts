@@ -101,10 +101,6 @@ export class MemoryMeterStore implements MeterStore {
     if (input.monthlyCalls > 0) this.decrClamped(`${prefix}mo\0${input.monthKey}`, input.monthlyCalls);
     if (input.fullTextDocId !== undefined)
       this.getSet(`${prefix}ft\0${input.dayKey}`)?.delete(input.fullTextDocId);
-    if (input.releaseRate) {
-      this.decrClamped(`${prefix}s\0${input.epochSecond}`, 1);
-      this.decrClamped(`${prefix}m\0${input.epochMinute}`, 1);
-    }
     return Promise.resolve({ applied: true });
   }
 

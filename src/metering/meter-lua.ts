@@ -77,10 +77,9 @@ return res(status, source, add)
  * refund: the marker (SET NX) makes it idempotent per request id. Counters are lowered only while
  * their key still exists and never below zero, so a late refund cannot recreate an expired window.
  *
- * KEYS: 1 day calls, 2 month quota calls, 3 day full-text set, 4 refund marker, 5 second window,
- *       6 minute window
+ * KEYS: 1 day calls, 2 month quota calls, 3 day full-text set, 4 refund marker
  * ARGV: 1 cost (day calls), 2 monthly calls (the quota's share of the cost), 3 hasDoc (1/0), 4 docId,
- *       5 marker TTL, 6 releaseRate (1/0: give the request's rate-window slots back too)
+ *       5 marker TTL
  * Returns 1 when applied, 0 when this request was already refunded.
  */
 export const REFUND_SCRIPT = new LuaScript(
@@ -94,11 +93,7 @@ end
 give(KEYS[1], tonumber(ARGV[1]))
 give(KEYS[2], tonumber(ARGV[2]))
 if ARGV[3] == '1' then redis.call('SREM', KEYS[3], ARGV[4]) end
-if ARGV[6] == '1' then
-  give(KEYS[5], 1)
-  give(KEYS[6], 1)
-end
 return 1
 `,
-  6,
+  4,
 );

@@ -98,14 +98,6 @@ export interface RefundInput {
   /** The reservation's own windows: a refund after midnight must reach the day the call was counted in. */
   dayKey: string;
   monthKey: string;
-  epochSecond: number;
-  epochMinute: number;
-  /**
-   * Give back the request's slot in the rate windows too. Only for a request refused right after
-   * its reservation (no credits left to pay for it): like every other quota refusal it must not
-   * use up the minute. A request that reached the upstream keeps its slot (see Units above).
-   */
-  releaseRate?: boolean;
   /** Only when the reservation added it. */
   fullTextDocId?: string;
 }
@@ -142,8 +134,6 @@ export function refundFor(input: ReserveInput, result: ReserveResult): RefundInp
     monthlyCalls: input.cost - result.creditCalls,
     dayKey: input.windows.dayKey,
     monthKey: input.windows.monthKey,
-    epochSecond: input.windows.epochSecond,
-    epochMinute: input.windows.epochMinute,
   };
   if (result.fullTextAdded && input.fullText) out.fullTextDocId = input.fullText.docId;
   return out;

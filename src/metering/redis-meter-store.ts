@@ -126,17 +126,8 @@ export class RedisMeterStore implements MeterStore {
         `${a}mo:${input.monthKey}`,
         `${a}ft:${input.dayKey}`,
         `${a}rf:${input.requestId}`,
-        `${a}s:${input.epochSecond}`,
-        `${a}m:${input.epochMinute}`,
       ],
-      [
-        input.cost,
-        input.monthlyCalls,
-        doc === undefined ? 0 : 1,
-        doc ?? '',
-        REFUND_MARKER_TTL_S,
-        input.releaseRate ? 1 : 0,
-      ],
+      [input.cost, input.monthlyCalls, doc === undefined ? 0 : 1, doc ?? '', REFUND_MARKER_TTL_S],
       (reply) => ({ applied: n(reply) === 1 }),
       this.deadlines,
     );

@@ -25,8 +25,6 @@ describe('MemoryMeterStore specifics', () => {
         monthlyCalls: 1 - res.creditCalls,
         dayKey: windows.dayKey,
         monthKey: windows.monthKey,
-        epochSecond: windows.epochSecond,
-        epochMinute: windows.epochMinute,
       });
       await store.recordIds(input.accountId, 'legal', windows.dayKey, [`id${i}`]);
       clock.advance(5000);

@@ -232,18 +232,6 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
     expect((await reserve({ fullText: { docId: 'D2', cap: 1 } })).ok).toBe(true);
   });
 
-  it('gives the rate-window slots back only when the refund says so', async () => {
-    await reserveN(2);
-    const req = input();
-    const res = await store.reserve(req);
-    expect(res.usage).toMatchObject({ second: 3, minute: 3 });
-    await store.refund({ ...refundFor(req, res)!, releaseRate: true });
-    expect(await peek()).toMatchObject({ second: 2, minute: 2, daily: 2, monthly: 2 });
-    const kept = input();
-    await store.refund(refundFor(kept, await store.reserve(kept))!);
-    expect(await peek()).toMatchObject({ second: 3, minute: 3, daily: 2, monthly: 2 });
-  });
-
   it('keeps a reopened document in the set when its request is refunded', async () => {
     await reserveN(1, { fullText: { docId: 'A', cap: 3 } });
     const req = input({ fullText: { docId: 'A', cap: 3 } });

@@ -40,8 +40,6 @@ describe('RedisMeterStore specifics', () => {
       monthlyCalls: 1,
       dayKey: windows.dayKey,
       monthKey: windows.monthKey,
-      epochSecond: windows.epochSecond,
-      epochMinute: windows.epochMinute,
     });
     await s.recordIds('acc_k', 'legal', windows.dayKey, ['a']);
     expect(res.ok).toBe(true);
@@ -105,8 +103,6 @@ describe('RedisMeterStore specifics', () => {
       monthlyCalls: 2,
       dayKey: windows.dayKey,
       monthKey: windows.monthKey,
-      epochSecond: windows.epochSecond,
-      epochMinute: windows.epochMinute,
     });
     expect(count()).toBe(2);
     await s.peek('acc_rt', windows);

@@ -31,6 +31,18 @@ beforeAll(async () => {
       extra_credits: false,
       bulk_watch: true,
     };
+    raw.plans.plans.spent = {
+      monthly_calls: 1,
+      daily_calls: 100,
+      per_minute: 100,
+      per_second: 3,
+      per_page_max: 10,
+      max_page: 3,
+      full_text_daily: 0,
+      ip_allowlist: false,
+      extra_credits: true,
+      bulk_watch: true,
+    };
     raw.plans.plans.slow = {
       monthly_calls: 100,
       daily_calls: 100,
@@ -144,11 +156,6 @@ describe('meter: limits', () => {
     expect(await h.deps.credits.balance(acc.id)).toBe(0);
     const res = await get(acc.key, '/v1/legal-documents?q=luat');
     expect(res.status).toBe(429);
-    // Refused like any quota_exceeded: the request takes no slot of the minute either.
-    expect(res.headers['x-ratelimit-remaining']).toBe(viaCredit.headers['x-ratelimit-remaining']);
-    expect((await get(acc.key, '/v1/legal-documents?q=luat')).headers['x-ratelimit-remaining']).toBe(
-      viaCredit.headers['x-ratelimit-remaining'],
-    );
     expect(res.body).toMatchObject({
       code: 'quota_exceeded',
       buy_credits_url: 'https://example.vn/billing/credits',
@@ -172,6 +179,26 @@ describe('meter: limits', () => {
     const quota = (await me(acc.key)).quota;
     expect(quota).toMatchObject({ monthly_used: 5, monthly_remaining: 0, daily_used: 4 });
     h.clock.set(h.clock.now() - 2 * 86_400_000);
+  });
+
+  it('still rate-limits an account whose quota and credits are spent, so its 429s stop before the credit ledger', async () => {
+    const acc = await h.account('spent');
+    h.clock.advance(1000);
+    expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const spend = jest.spyOn(h.deps.credits, 'spend');
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await get(acc.key, '/v1/legal-documents?q=luat');
+        expect(res.body).toMatchObject({ code: 'quota_exceeded', buy_credits_url: expect.any(String) });
+      }
+      expect(spend).toHaveBeenCalledTimes(2);
+      // Each refused request kept its slot in the second (3 allowed): the next one is stopped in Redis.
+      const limited = await get(acc.key, '/v1/legal-documents?q=luat');
+      expect(limited.body).toMatchObject({ code: 'rate_limited' });
+      expect(spend).toHaveBeenCalledTimes(2);
+    } finally {
+      spend.mockRestore();
+    }
   });
 
   it('gives a credit back when the call it paid for fails upstream', async () => {

@@ -63,12 +63,10 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
         const spend = await deps.credits.spend(account.id, result.creditCalls, ctx.meterId);
         if (!spend.ok) {
           const back = refundFor(input, result);
-          if (back) await deps.meter.refund({ ...back, releaseRate: true });
+          if (back) await deps.meter.refund(back);
           ctx.reservation.settled = true;
           ctx.usage = {
             ...result.usage,
-            second: result.usage.second - 1,
-            minute: result.usage.minute - 1,
             daily: result.usage.daily - input.cost,
             monthly: result.usage.monthly - (input.cost - result.creditCalls),
           };
