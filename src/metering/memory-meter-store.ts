@@ -67,10 +67,12 @@ export class MemoryMeterStore implements MeterStore {
     const newDoc = doc !== undefined && !(ftSet?.has(doc.docId) ?? false);
     const blocked = newDoc && usage.fullText >= doc.cap;
     const addDoc = newDoc && !blocked;
-    if (usage.daily + cost > limits.daily) return reject('quota_exceeded', 'daily', w.secondsToDayEnd);
+    // A call that costs nothing is never refused for quota (an account past a lowered quota included).
+    if (cost > 0 && usage.daily + cost > limits.daily)
+      return reject('quota_exceeded', 'daily', w.secondsToDayEnd);
     let source: ReserveResult['source'] = 'quota';
     let fromQuota = cost;
-    if (usage.monthly + cost > limits.monthly) {
+    if (cost > 0 && usage.monthly + cost > limits.monthly) {
       if (!input.creditsAllowed) return reject('quota_exceeded', 'monthly', w.secondsToMonthEnd);
       source = 'credits';
       fromQuota = Math.max(0, Math.min(cost, limits.monthly - usage.monthly));
@@ -78,7 +80,7 @@ export class MemoryMeterStore implements MeterStore {
 
     usage.second = this.incr(k.second, 1, w.ttl.second);
     usage.minute = this.incr(k.minute, 1, w.ttl.minute);
-    usage.daily = this.incr(k.day, cost, w.ttl.day);
+    if (cost > 0) usage.daily = this.incr(k.day, cost, w.ttl.day);
     if (fromQuota > 0) usage.monthly = this.incr(k.month, fromQuota, w.ttl.month);
     if (doc && addDoc) usage.fullText = this.addToSet(k.fullText, [doc.docId], w.ttl.day * 1000);
     return Promise.resolve({

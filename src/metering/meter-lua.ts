@@ -45,10 +45,11 @@ local status = 'ok'
 if hasDoc == 1 and redis.call('SISMEMBER', KEYS[5], docId) == 0 then
   if ft >= cap then status = 'capped' else add = 1 end
 end
-if d + cost > daily then return res('daily', 'quota', 0) end
+-- A call that costs nothing is never refused for quota (an account past a lowered quota included).
+if cost > 0 and d + cost > daily then return res('daily', 'quota', 0) end
 local source = 'quota'
 local fromQuota = cost
-if mo + cost > monthly then
+if cost > 0 and mo + cost > monthly then
   if creditsAllowed ~= 1 then return res('monthly', 'quota', 0) end
   source = 'credits'
   fromQuota = math.max(0, math.min(cost, monthly - mo))
@@ -58,8 +59,10 @@ s = redis.call('INCR', KEYS[1])
 if s == 1 then redis.call('EXPIRE', KEYS[1], a[9]) end
 m = redis.call('INCR', KEYS[2])
 if m == 1 then redis.call('EXPIRE', KEYS[2], a[10]) end
-d = redis.call('INCRBY', KEYS[3], cost)
-if d == cost then redis.call('EXPIRE', KEYS[3], a[11]) end
+if cost > 0 then
+  d = redis.call('INCRBY', KEYS[3], cost)
+  if d == cost then redis.call('EXPIRE', KEYS[3], a[11]) end
+end
 if fromQuota > 0 then
   mo = redis.call('INCRBY', KEYS[4], fromQuota)
   if mo == fromQuota then redis.call('EXPIRE', KEYS[4], a[12]) end

@@ -182,6 +182,24 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
     });
   });
 
+  it('never refuses a call that costs nothing for quota, nor draws it from credits', async () => {
+    const limits = { ...WIDE, monthly: 1, daily: 1 };
+    await reserveN(1, { limits });
+    // The quota lowered below what was used (a downgrade mid-month): still nothing to pay.
+    const lowered = { ...limits, monthly: 0, daily: 0 };
+    for (const creditsAllowed of [true, false])
+      expect(await reserve({ limits: lowered, creditsAllowed, cost: 0 })).toMatchObject({
+        ok: true,
+        source: 'quota',
+        creditCalls: 0,
+        usage: { daily: 1, monthly: 1 },
+      });
+    expect(await reserve({ limits, creditsAllowed: false, cost: 1 })).toMatchObject({
+      ok: false,
+      scope: 'daily',
+    });
+  });
+
   it('caps distinct full-text documents per day; reopening is free and never blocked', async () => {
     const ft = (docId: string) => ({ fullText: { docId, cap: 2 } });
     expect(await reserve(ft('A'))).toMatchObject({ ok: true, fullTextAdded: true, usage: { fullText: 1 } });
