@@ -143,6 +143,34 @@ export class MemoryMeterStore implements MeterStore {
     return this.countDistinct(accountId, dataset, dayKeys);
   }
 
+  /** Every live entry with its expiry (epoch ms), to be kept across a restart of a single process. */
+  snapshot(): MeterSnapshot {
+    const now = this.clock.now();
+    const counters: MeterSnapshot['counters'] = [];
+    const sets: MeterSnapshot['sets'] = [];
+    for (const [k, e] of this.counters) if (e.expiresAt > now) counters.push([k, e.value, e.expiresAt]);
+    for (const [k, e] of this.sets) if (e.expiresAt > now) sets.push([k, [...e.value], e.expiresAt]);
+    return { version: 1, counters, sets };
+  }
+
+  /** Takes back a snapshot's entries that have not expired since; a malformed one changes nothing. */
+  restore(snap: unknown): number {
+    if (!isSnapshot(snap)) return 0;
+    const now = this.clock.now();
+    let restored = 0;
+    for (const [k, value, expiresAt] of snap.counters) {
+      if (expiresAt <= now) continue;
+      this.counters.set(k, { value, expiresAt });
+      restored++;
+    }
+    for (const [k, members, expiresAt] of snap.sets) {
+      if (expiresAt <= now) continue;
+      this.sets.set(k, { value: new Set(members), expiresAt });
+      restored++;
+    }
+    return restored;
+  }
+
   close(): Promise<void> {
     this.counters.clear();
     this.sets.clear();
@@ -195,6 +223,28 @@ export class MemoryMeterStore implements MeterStore {
     for (const [k, e] of this.counters) if (e.expiresAt <= now) this.counters.delete(k);
     for (const [k, e] of this.sets) if (e.expiresAt <= now) this.sets.delete(k);
   }
+}
+
+/** A MemoryMeterStore's live entries: [key, value, expiresAt] and [key, members, expiresAt]. */
+export interface MeterSnapshot {
+  version: 1;
+  counters: [string, number, number][];
+  sets: [string, string[], number][];
+}
+
+const isTriple = (t: unknown, value: (v: unknown) => boolean): boolean =>
+  Array.isArray(t) && t.length === 3 && typeof t[0] === 'string' && value(t[1]) && Number.isFinite(t[2]);
+
+function isSnapshot(s: unknown): s is MeterSnapshot {
+  if (typeof s !== 'object' || s === null) return false;
+  const { version, counters, sets } = s as Record<string, unknown>;
+  return (
+    version === 1 &&
+    Array.isArray(counters) &&
+    Array.isArray(sets) &&
+    counters.every((t) => isTriple(t, (v) => Number.isFinite(v))) &&
+    sets.every((t) => isTriple(t, (v) => Array.isArray(v) && v.every((m) => typeof m === 'string')))
+  );
 }
 
 // NUL separators: account ids, datasets and doc ids can never forge another entry's key.

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { AccountRepo } from '../accounts/account-repo';
 import { KeyCache } from '../accounts/key-cache';
 import { createAdminVerifier } from '../admin/admin-auth';
@@ -84,6 +85,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     clock,
     logger,
     metrics,
+    ...(embedded ? { countersFile: join(opts.dataDir, 'usage-counters.json') } : {}),
   });
   const accounts = new AccountRepo(db);
   const kc = config.raw.gateway.key_cache;

@@ -10,6 +10,7 @@ import { RedisInvalidationBus } from '../stores/redis-invalidation-bus';
 import { connectRedis } from '../stores/redis-client';
 import type { Clock } from '../util/clock';
 import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
+import { keepCounters } from './counter-snapshot';
 import type { Logger } from '../util/logger';
 
 export interface CounterStores {
@@ -27,18 +28,22 @@ export function createCounterStores(opts: {
   clock: Clock;
   logger: Logger;
   metrics: GatewayMetrics;
+  /** In-process counters only: kept in this file across restarts (the embedded default's DATA_DIR). */
+  countersFile?: string;
 }): CounterStores {
   const windowDays = opts.gateway.bulk_watch.window_days;
   // A Redis command not answered by then fails; the meter store then falls back (store_failure).
   const commandTimeoutMs = opts.gateway.store_timeout_ms;
   if (!opts.redisUrl) {
     const meter = new MemoryMeterStore({ clock: opts.clock, distinctWindowDays: windowDays });
+    const kept = opts.countersFile ? keepCounters(meter, opts.countersFile, opts.logger) : undefined;
     const bus = new InProcessInvalidationBus();
     return {
       meter,
       bus,
       ping: () => Promise.resolve(true),
       close: async () => {
+        kept?.close();
         await meter.close();
         await bus.close();
       },

@@ -86,6 +86,32 @@ describe('the embedded default, started twice on one data directory', () => {
     }
   }, 120_000);
 
+  it('a restart keeps the usage counted before it: the month, the day and the full-text documents', async () => {
+    expect(demo).toHaveLength(4);
+    const starter = { 'x-api-key': demo[1]!.key };
+    const before = await start();
+    try {
+      const base = `http://127.0.0.1:${before.product.port}`;
+      const list = (await (
+        await fetch(`${base}/v1/legal-documents?q=luat`, { headers: starter })
+      ).json()) as {
+        data: { id: string }[];
+      };
+      const detail = await fetch(`${base}/v1/legal-documents/${list.data[0]!.id}`, { headers: starter });
+      expect(detail.status).toBe(200);
+    } finally {
+      await before.product.shutdown();
+    }
+    const after = await start();
+    try {
+      const me = await fetch(`http://127.0.0.1:${after.product.port}/v1/me`, { headers: starter });
+      const { quota } = ((await me.json()) as { data: { quota: Record<string, number> } }).data;
+      expect(quota).toMatchObject({ monthly_used: 2, daily_used: 2, full_text_used_today: 1 });
+    } finally {
+      await after.product.shutdown();
+    }
+  }, 120_000);
+
   it('a restart with an operator-supplied admin secret prints no token for it', async () => {
     expect(demo).toHaveLength(4);
     const { product, banner } = await start('o'.repeat(32));

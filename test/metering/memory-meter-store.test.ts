@@ -38,3 +38,52 @@ describe('MemoryMeterStore specifics', () => {
     expect(store.size()).toBe(1);
   });
 });
+
+describe('MemoryMeterStore snapshots (the embedded default across a restart)', () => {
+  const TZ = 'Asia/Ho_Chi_Minh';
+  const limits = { perSecond: 10, perMinute: 100, daily: 100, monthly: 1000 };
+
+  it('a restored store holds the same day, month, full-text and id counts, without what expired since', async () => {
+    const clock = new ManualClock(Date.parse('2026-11-14T03:00:00Z'));
+    const before = new MemoryMeterStore({ clock });
+    const windows = computeWindows(clock.now(), TZ);
+    for (let i = 0; i < 3; i++)
+      await before.reserve({
+        accountId: 'acc_r',
+        requestId: `r${i}`,
+        cost: 1,
+        limits,
+        windows,
+        creditsAllowed: false,
+        fullText: { docId: `d${i % 2}`, cap: 10 },
+      });
+    await before.recordIds('acc_r', 'legal', windows.dayKey, ['a', 'b']);
+    const snap = JSON.parse(JSON.stringify(before.snapshot())) as unknown;
+
+    clock.advance(5_000); // the second window is gone, the minute is not
+    const after = new MemoryMeterStore({ clock });
+    expect(after.restore(snap)).toBeGreaterThan(0);
+    const now = computeWindows(clock.now(), TZ);
+    expect(await after.peek('acc_r', windows)).toEqual({
+      second: 0,
+      minute: 3,
+      daily: 3,
+      monthly: 3,
+      fullText: 2,
+    });
+    expect(await after.countDistinct('acc_r', 'legal', [now.dayKey])).toBe(2);
+  });
+
+  it('takes nothing from a malformed snapshot', () => {
+    const clock = new ManualClock(Date.parse('2026-11-14T03:00:00Z'));
+    const store = new MemoryMeterStore({ clock });
+    for (const bad of [
+      null,
+      {},
+      { version: 2, counters: [], sets: [] },
+      { version: 1, counters: [['k', 'x', 1]], sets: [] },
+    ])
+      expect(store.restore(bad)).toBe(0);
+    expect(store.snapshot()).toEqual({ version: 1, counters: [], sets: [] });
+  });
+});
