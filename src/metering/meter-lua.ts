@@ -11,9 +11,10 @@ import { LuaScript } from './lua-script';
  * The numbers travel as one argument because the client's cost grows with the argument count
  * (each is measured and framed on its own): 2 arguments instead of 13 take a third off the
  * reserve's CPU in the gateway. Returns {status, source, added, second, minute, daily, monthly,
- * fullText, creditCalls}; status: ok | capped | second | minute | daily | monthly. Past the monthly
- * quota with credits allowed, the quota's last calls are taken and only the rest are credit calls. capped: reserved, but the
- * document is new today and the full-text cap is reached (see ReserveResult.fullTextBlocked).
+ * fullText, creditCalls}; status: ok | capped | second | minute | daily | monthly. capped: reserved,
+ * but the document is new today and the full-text cap is reached (see ReserveResult.fullTextBlocked).
+ * Past the monthly quota with credits allowed, the quota's last calls are taken and only the rest
+ * are credit calls.
  * A window key gets its TTL when it is born (its first increment), so TTLs never slide.
  */
 export const RESERVE_ARGS = 12;

@@ -139,6 +139,16 @@ export function refundFor(input: ReserveInput, result: ReserveResult): RefundInp
   return out;
 }
 
+/** The usage a request saw, once `back` has been given back (for the headers of its own answer). */
+export function usageAfterRefund(usage: Usage, back: RefundInput): Usage {
+  return {
+    ...usage,
+    daily: usage.daily - back.cost,
+    monthly: usage.monthly - back.monthlyCalls,
+    fullText: usage.fullText - (back.fullTextDocId !== undefined ? 1 : 0),
+  };
+}
+
 /** The store cannot answer (Redis down or timing out) and the failure policy is 'closed': render 503. */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';

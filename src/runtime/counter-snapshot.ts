@@ -8,8 +8,6 @@ import type { Logger } from '../util/logger';
  * account a fresh month, day and full-text allowance. A crash loses at most the last minute.
  */
 export interface CounterSnapshots {
-  /** Writes the counters now (atomically: a temporary file, then a rename). */
-  save(): void;
   /** Stops the periodic write and writes a last time. */
   close(): void;
 }
@@ -28,6 +26,7 @@ export function keepCounters(
       logger.warn({ file, err: (err as Error).message }, 'usage counters not restored: unreadable file');
     }
   }
+  // Atomically: a temporary file, then a rename.
   const save = (): void => {
     try {
       const tmp = `${file}.tmp`;
@@ -40,7 +39,6 @@ export function keepCounters(
   const timer = setInterval(save, intervalMs);
   timer.unref();
   return {
-    save,
     close() {
       clearInterval(timer);
       save();

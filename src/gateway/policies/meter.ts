@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors/api-error';
-import { StoreUnavailableError, refundFor } from '../../metering/meter-store';
+import { StoreUnavailableError, refundFor, usageAfterRefund } from '../../metering/meter-store';
 import type { ReserveInput } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
 import type { PolicyFactory } from '../policy';
@@ -63,13 +63,11 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
         const spend = await deps.credits.spend(account.id, result.creditCalls, ctx.meterId);
         if (!spend.ok) {
           const back = refundFor(input, result);
-          if (back) await deps.meter.refund(back);
+          if (back) {
+            await deps.meter.refund(back);
+            ctx.usage = usageAfterRefund(result.usage, back);
+          }
           ctx.reservation.settled = true;
-          ctx.usage = {
-            ...result.usage,
-            daily: result.usage.daily - input.cost,
-            monthly: result.usage.monthly - (input.cost - result.creditCalls),
-          };
           deps.metrics.quotaRejections.inc({ reason: 'quota_exceeded' });
           throw new ApiError('quota_exceeded', {
             message: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',

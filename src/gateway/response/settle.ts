@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../errors/catalogue';
-import { refundFor } from '../../metering/meter-store';
+import { refundFor, usageAfterRefund } from '../../metering/meter-store';
 import type { RefundInput } from '../../metering/meter-store';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
@@ -50,14 +50,7 @@ async function giveBack(
     await deps.meter.refund(back);
     if (creditBack) await deps.credits.refundSpend(back.accountId, ctx.meterId);
     deps.metrics.quotaRefunds.inc({ reason });
-    if (ctx.usage) {
-      ctx.usage = {
-        ...ctx.usage,
-        daily: ctx.usage.daily - back.cost,
-        monthly: ctx.usage.monthly - back.monthlyCalls,
-        fullText: ctx.usage.fullText - (back.fullTextDocId !== undefined ? 1 : 0),
-      };
-    }
+    if (ctx.usage) ctx.usage = usageAfterRefund(ctx.usage, back);
   } catch (err) {
     deps.logger.error({ err, req_id: ctx.requestId, account_id: back.accountId }, 'refund failed');
   }
