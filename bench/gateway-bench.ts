@@ -15,6 +15,8 @@
 //        --only=a,b,c-http,c,d,e
 //        --log-level=info --cpu-prof (profile gateway (d), summary printed) --no-build --no-pin
 //        --keep-log (keep the gateway's log of (d) and print its path)
+//        --d-node-args='--trace-gc ...' (more node flags for (d), a diagnosis: with --keep-log its
+//        GC lines land in the same log as its access lines; the notes record them)
 //        --fixed-rate=N (also (c) and (d) under an open loop at N req/s: CPU per request at equal load)
 //        --soak[=300] (one gateway under closed-loop load for N s: RSS and heap over time; nothing else)
 //        --ab=<revision> (the gateway built from <revision> against the working tree's, alternating
@@ -91,6 +93,8 @@ const AB = flag('ab');
 const FIXED_RATE = num('fixed-rate', 0);
 /** Keep (d)'s log file (one JSON line per request, with duration_ms and upstream_ms) and print its path. */
 const KEEP_LOG = flag('keep-log') !== undefined;
+/** More node flags for (d) only, after npm start's (a diagnosis; (e) runs as the product does). */
+const D_NODE_ARGS = (flag('d-node-args') ?? '').split(' ').filter(Boolean);
 const notes: string[] = [];
 const note = (s: string): void => {
   notes.push(s);
@@ -327,7 +331,9 @@ async function main(): Promise<void> {
         cpus: serverCpus,
         nice: SERVER_NICE,
         profDir,
+        extraFlags: D_NODE_ARGS,
       });
+      if (D_NODE_ARGS.length > 0) note(`(d) runs with these node flags as well: ${D_NODE_ARGS.join(' ')}`);
       gw1 = g;
       cleanup.unshift(() => g.stop());
       headers = { 'x-api-key': await benchKey(g, secret) };

@@ -149,6 +149,8 @@ export interface GatewayOptions {
   dist?: string;
   /** Flags for node (default: those this tree's `npm start` gives it; --ab's A runs with its revision's). */
   startFlags?: string[];
+  /** More flags for node after those (a diagnosis such as --trace-gc; the run's notes say so). */
+  extraFlags?: string[];
   /** Scheduling priority (SERVER_NICE for a gateway on a CPU of its own; none when it shares the load's). */
   nice?: number;
 }
@@ -166,6 +168,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const args = [
     ...(opts.profDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`] : []),
     ...(opts.startFlags ?? startNodeFlags(ROOT)),
+    ...(opts.extraFlags ?? []),
     join(opts.dist ?? DIST, 'main.js'),
   ];
   const child = spawnChild(...onCpus(opts.cpus, process.execPath, args, opts.nice), {
