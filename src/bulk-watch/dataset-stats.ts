@@ -1,5 +1,6 @@
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Clock } from '../util/clock';
+import { httpGet } from '../util/http-get';
 
 /**
  * Dataset sizes from each upstream's /{path}/_stats (DESIGN §4), cached and refreshed in the
@@ -29,11 +30,10 @@ export class DatasetStats {
     if (!ds || !up || this.loading.has(path)) return this.sizes.get(path)?.total;
     this.loading.add(path);
     try {
-      const r = await fetch(new URL(`/${ds.upstreamPath}/_stats`, up.url), {
-        signal: AbortSignal.timeout(up.timeout_ms),
-      });
-      const body = (await r.json()) as { total?: unknown };
-      if (r.ok && typeof body.total === 'number' && Number.isFinite(body.total)) {
+      const r = await httpGet(new URL(`/${ds.upstreamPath}/_stats`, up.url), up.timeout_ms);
+      const body = JSON.parse(r.body) as { total?: unknown };
+      const ok = r.status >= 200 && r.status < 300;
+      if (ok && typeof body.total === 'number' && Number.isFinite(body.total)) {
         this.sizes.set(path, { total: body.total, at: this.clock.now() });
       }
     } catch {

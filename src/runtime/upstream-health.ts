@@ -1,5 +1,6 @@
 import type { RuntimeConfig } from '../config/compile-config';
 import type { GatewayMetrics } from '../observability/gateway-metrics';
+import { httpGet } from '../util/http-get';
 
 /**
  * Polls every upstream's /healthz; readiness and lookup_upstream_up read the last answers, so a
@@ -21,11 +22,8 @@ export class UpstreamHealth {
       ups.map(async ([name, u]) => {
         let ok = false;
         try {
-          const r = await fetch(new URL('/healthz', u.url), {
-            signal: AbortSignal.timeout(Math.min(2000, u.timeout_ms)),
-          });
-          ok = r.ok;
-          await r.body?.cancel();
+          const r = await httpGet(new URL('/healthz', u.url), Math.min(2000, u.timeout_ms));
+          ok = r.status >= 200 && r.status < 300;
         } catch {
           ok = false;
         }

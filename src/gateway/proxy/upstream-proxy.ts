@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Pool } from './undici-pool';
 import type { Dispatcher } from 'undici';
 import type { UpstreamConfig } from '../../config/upstreams-schema';
 import { runNow } from '../../util/end-of-turn';

@@ -1,0 +1,55 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { httpGet } from './http-get';
+
+let server: Server;
+let base: URL;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    // Never answered: afterAll closes the connection.
+    if (req.url === '/slow') return;
+    if (req.url === '/big') return void res.end('x'.repeat(5000));
+    res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ total: 42, path: req.url }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+describe('httpGet', () => {
+  it('returns the status and the whole body as text', async () => {
+    const r = await httpGet(new URL('/legal-documents/_stats', base), 1000);
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toEqual({ total: 42, path: '/legal-documents/_stats' });
+  });
+
+  it('returns an error status as it is, for the caller to judge', async () => {
+    const r = await httpGet(new URL('/missing', base), 1000);
+    expect(r.status).toBe(404);
+  });
+
+  it('fails when the answer does not come within the deadline', async () => {
+    const started = Date.now();
+    await expect(httpGet(new URL('/slow', base), 100)).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('fails on an answer longer than its limit instead of reading it all', async () => {
+    await expect(httpGet(new URL('/big', base), 1000, 1024)).rejects.toThrow(/over 1024 bytes/);
+  });
+
+  it('fails when nothing listens there', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    await expect(httpGet(new URL(`http://127.0.0.1:${port}/healthz`), 1000)).rejects.toThrow();
+  });
+});

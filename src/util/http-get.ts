@@ -1,0 +1,36 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+export interface GetReply {
+  status: number;
+  body: string;
+}
+
+/**
+ * One GET under a deadline, its body read as text (at most maxBytes, or it fails). For the
+ * gateway's background calls to its upstreams (health, dataset sizes): node's own client, loaded
+ * for the servers anyway, where the global fetch would load node's bundled copy of undici (≈ 1.2 MB
+ * more heap for every full GC to mark) for a call every few seconds.
+ */
+export function httpGet(url: URL, timeoutMs: number, maxBytes = 65_536): Promise<GetReply> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= maxBytes) return void chunks.push(chunk);
+        reject(new Error(`answer over ${maxBytes} bytes`));
+        res.destroy();
+      });
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+      // A deadline or a reset after the headers ends here.
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
