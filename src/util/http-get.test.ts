@@ -5,9 +5,11 @@ import { httpGet } from './http-get';
 
 let server: Server;
 let base: URL;
+const clientPorts: number[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    clientPorts.push(req.socket.remotePort ?? 0);
     // Never answered: afterAll closes the connection.
     if (req.url === '/slow') return;
     if (req.url === '/big') return void res.end('x'.repeat(5000));
@@ -33,6 +35,14 @@ describe('httpGet', () => {
   it('returns an error status as it is, for the caller to judge', async () => {
     const r = await httpGet(new URL('/missing', base), 1000);
     expect(r.status).toBe(404);
+  });
+
+  it('opens a connection of its own for every call, so no idle socket meets the upstream timing it out', async () => {
+    clientPorts.length = 0;
+    await httpGet(new URL('/healthz', base), 1000);
+    await httpGet(new URL('/healthz', base), 1000);
+    expect(clientPorts).toHaveLength(2);
+    expect(clientPorts[0]).not.toBe(clientPorts[1]);
   });
 
   it('fails when the answer does not come within the deadline', async () => {

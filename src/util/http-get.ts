@@ -15,7 +15,10 @@ export interface GetReply {
 export function httpGet(url: URL, timeoutMs: number, maxBytes = 65_536): Promise<GetReply> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) }, (res) => {
+    // A connection per call (agent: false): a socket kept between calls seconds apart would meet the
+    // upstream's keep-alive timeout now and then, and a reset health check reads as an upstream down.
+    const options = { method: 'GET', agent: false, signal: AbortSignal.timeout(timeoutMs) };
+    const req = send(url, options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
