@@ -32,8 +32,7 @@ export class DatasetStats {
     try {
       const r = await httpGet(new URL(`/${ds.upstreamPath}/_stats`, up.url), up.timeout_ms);
       const body = JSON.parse(r.body) as { total?: unknown };
-      const ok = r.status >= 200 && r.status < 300;
-      if (ok && typeof body.total === 'number' && Number.isFinite(body.total)) {
+      if (r.ok && typeof body.total === 'number' && Number.isFinite(body.total)) {
         this.sizes.set(path, { total: body.total, at: this.clock.now() });
       }
     } catch {

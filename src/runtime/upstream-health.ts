@@ -22,8 +22,7 @@ export class UpstreamHealth {
       ups.map(async ([name, u]) => {
         let ok = false;
         try {
-          const r = await httpGet(new URL('/healthz', u.url), Math.min(2000, u.timeout_ms));
-          ok = r.status >= 200 && r.status < 300;
+          ok = (await httpGet(new URL('/healthz', u.url), Math.min(2000, u.timeout_ms))).ok;
         } catch {
           ok = false;
         }

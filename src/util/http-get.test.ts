@@ -29,12 +29,14 @@ describe('httpGet', () => {
   it('returns the status and the whole body as text', async () => {
     const r = await httpGet(new URL('/legal-documents/_stats', base), 1000);
     expect(r.status).toBe(200);
+    expect(r.ok).toBe(true);
     expect(JSON.parse(r.body)).toEqual({ total: 42, path: '/legal-documents/_stats' });
   });
 
   it('returns an error status as it is, for the caller to judge', async () => {
     const r = await httpGet(new URL('/missing', base), 1000);
     expect(r.status).toBe(404);
+    expect(r.ok).toBe(false);
   });
 
   it('opens a connection of its own for every call, so no idle socket meets the upstream timing it out', async () => {

@@ -3,6 +3,8 @@ import { request as httpsRequest } from 'node:https';
 
 export interface GetReply {
   status: number;
+  /** A 2xx status. */
+  ok: boolean;
   body: string;
 }
 
@@ -27,9 +29,10 @@ export function httpGet(url: URL, timeoutMs: number, maxBytes = 65_536): Promise
         reject(new Error(`answer over ${maxBytes} bytes`));
         res.destroy();
       });
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-      );
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        resolve({ status, ok: status >= 200 && status < 300, body: Buffer.concat(chunks).toString('utf8') });
+      });
       // A deadline or a reset after the headers ends here.
       res.on('error', reject);
     });
