@@ -18,7 +18,8 @@
 //        --d-node-args='--trace-gc ...' (more node flags for (d), a diagnosis: with --keep-log its
 //        GC lines land in the same log as its access lines; the notes record them)
 //        --fixed-rate=N (also (c) and (d) under an open loop at N req/s: CPU per request at equal load)
-//        --soak[=300] (one gateway under closed-loop load for N s: RSS and heap over time; nothing else)
+//        --soak[=300] (one gateway under closed-loop load for N s: RSS and heap over time; nothing
+//        else; --d-node-args and --keep-log apply to its gateway)
 //        --ab=<revision> (the gateway built from <revision> against the working tree's, alternating
 //        rounds; --rounds, --duration, --warmup apply, and --fixed-rate=N makes them open-loop rounds
 //        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
@@ -274,6 +275,8 @@ async function main(): Promise<void> {
         path: PATH,
         distNote,
         cpus: serverCpus,
+        extraFlags: D_NODE_ARGS,
+        keepLog: KEEP_LOG,
       });
     }
 

@@ -15,31 +15,53 @@ export interface SoakOptions {
   path: string;
   distNote: string;
   cpus?: string;
+  /** More node flags for the gateway (a diagnosis, e.g. --trace-gc; with keepLog its log is kept). */
+  extraFlags?: string[];
+  keepLog?: boolean;
 }
 
-/** One gateway under closed-loop load for `seconds`; RSS every 5 s, heap from /metrics every 10 s. */
+type HeapFigures = Record<'heap_used_mb' | 'heap_committed_mb' | 'external_mb', number | null>;
+type Sample = { t_s: number; rss_mb: number } & HeapFigures;
+
+/**
+ * V8's heap in use and committed, and the memory outside it (Buffers), from the gateway's
+ * /metrics: what of the RSS is the heap's and what is not.
+ */
+async function heapFigures(adminPort: number): Promise<HeapFigures> {
+  const text = await fetch(`http://127.0.0.1:${adminPort}/metrics`)
+    .then((r) => r.text())
+    .catch(() => '');
+  const get = (name: string): number | null => {
+    const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+    return m ? mib(Number(m[1])) : null;
+  };
+  return {
+    heap_used_mb: get('nodejs_heap_size_used_bytes'),
+    heap_committed_mb: get('nodejs_heap_size_total_bytes'),
+    external_mb: get('nodejs_external_memory_bytes'),
+  };
+}
+
+/** One gateway under closed-loop load for `seconds`; RSS and the heap's figures every 5 s. */
 export async function soak(o: SoakOptions): Promise<void> {
   const { seconds, connections } = o;
-  const gw = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, nice: SERVER_NICE });
+  const gw = await startGateway({
+    env: o.env,
+    logLevel: o.logLevel,
+    cpus: o.cpus,
+    nice: SERVER_NICE,
+    extraFlags: o.extraFlags,
+  });
   try {
     const key = await benchKey(gw, o.secret);
     const t: LoadTarget = { url: `http://127.0.0.1:${gw.port}${o.path}`, headers: { 'x-api-key': key } };
     const rssAtIdle = rssBytes(gw.pid);
-    const samples: { t_s: number; rss_mb: number; heap_used_mb: number | null }[] = [];
+    const samples: Sample[] = [];
     const t0 = Date.now();
-    const heap = async (): Promise<number | null> => {
-      try {
-        const text = await (await fetch(`http://127.0.0.1:${gw.adminPort}/metrics`)).text();
-        const m = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
-        return m ? mib(Number(m[1])) : null;
-      } catch {
-        return null;
-      }
-    };
     const timer = setInterval(() => {
       const rss = mib(rssBytes(gw.pid));
-      void heap().then((h) =>
-        samples.push({ t_s: Math.round((Date.now() - t0) / 1000), rss_mb: rss, heap_used_mb: h }),
+      void heapFigures(gw.adminPort).then((h) =>
+        samples.push({ t_s: Math.round((Date.now() - t0) / 1000), rss_mb: rss, ...h }),
       );
     }, 5_000);
     console.log(
@@ -71,6 +93,8 @@ export async function soak(o: SoakOptions): Promise<void> {
       seconds,
       connections: connections,
       log_level: o.logLevel,
+      /** Node flags beyond npm start's (a diagnosis run's), so its figures are not taken for the product's. */
+      extra_node_flags: o.extraFlags ?? [],
       pinned_cpus: o.cpus ?? null,
       load,
       cpu_us_per_req: usPerRequest(cpu, load.requests),
@@ -92,6 +116,7 @@ export async function soak(o: SoakOptions): Promise<void> {
     );
   } finally {
     await gw.stop();
-    rmSync(gw.logFile, { force: true });
+    if (o.keepLog) console.log(`gateway log: ${gw.logFile}`);
+    else rmSync(gw.logFile, { force: true });
   }
 }
