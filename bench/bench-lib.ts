@@ -109,6 +109,18 @@ export function rssBytes(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
+/** A gateway's admin /metrics, read once: the value of one series, by its exact name and labels. */
+export type MetricLookup = (series: string) => number | null;
+
+/** Scrapes a gateway's admin /metrics (Prometheus text; prom-client writes no timestamps). */
+export async function gatewayMetrics(adminPort: number): Promise<MetricLookup> {
+  const lines = (await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text()).split('\n');
+  return (series) => {
+    const line = lines.find((l) => l.startsWith(`${series} `));
+    return line === undefined ? null : Number(line.slice(series.length + 1));
+  };
+}
+
 /** Bytes in MiB to one decimal: how every figure of the benches labelled MB is written. */
 export function mib(bytes: number): number {
   return Math.round((bytes / 1048576) * 10) / 10;

@@ -9,7 +9,17 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { closedLoop, cpuSeconds, machine, mib, middleBy, rssBytes, sleep, usPerRequest } from './bench-lib';
+import {
+  closedLoop,
+  cpuSeconds,
+  gatewayMetrics,
+  machine,
+  mib,
+  middleBy,
+  rssBytes,
+  sleep,
+  usPerRequest,
+} from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { OpenLoop } from './open-loop-client';
 import { writeResults } from './gateway-report';
@@ -54,8 +64,7 @@ interface AbRound {
 }
 
 async function majorGcs(gw: Gateway): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${gw.adminPort}/metrics`)).text();
-  return Number(/nodejs_gc_duration_seconds_count\{kind="major"\} (\d+)/.exec(text)?.[1] ?? 0);
+  return (await gatewayMetrics(gw.adminPort))('nodejs_gc_duration_seconds_count{kind="major"}') ?? 0;
 }
 
 /**

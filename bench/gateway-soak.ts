@@ -1,8 +1,17 @@
 // npm run bench -- --soak[=300]: one gateway under closed-loop load; RSS every 5 s and V8 heap
 // (from /metrics) over time, the slope of each over the second half.
 import { rmSync } from 'node:fs';
-import { closedLoop, cpuSeconds, machine, mib, rssBytes, sleep, usPerRequest } from './bench-lib';
-import type { LoadTarget } from './bench-lib';
+import {
+  closedLoop,
+  cpuSeconds,
+  gatewayMetrics,
+  machine,
+  mib,
+  rssBytes,
+  sleep,
+  usPerRequest,
+} from './bench-lib';
+import type { LoadTarget, MetricLookup } from './bench-lib';
 import { writeResults } from './gateway-report';
 import { SERVER_NICE, benchKey, startGateway } from './gateway-setup';
 
@@ -28,12 +37,11 @@ type Sample = { t_s: number; rss_mb: number } & HeapFigures;
  * /metrics: what of the RSS is the heap's and what is not.
  */
 async function heapFigures(adminPort: number): Promise<HeapFigures> {
-  const text = await fetch(`http://127.0.0.1:${adminPort}/metrics`)
-    .then((r) => r.text())
-    .catch(() => '');
+  const none: MetricLookup = () => null;
+  const value = await gatewayMetrics(adminPort).catch(() => none);
   const get = (name: string): number | null => {
-    const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
-    return m ? mib(Number(m[1])) : null;
+    const v = value(name);
+    return v === null ? null : mib(v);
   };
   return {
     heap_used_mb: get('nodejs_heap_size_used_bytes'),
