@@ -42,6 +42,8 @@ export interface AbOptions {
   /** B only: flags for node, and another log level (to measure a runtime setting, A = B's revision). */
   bNodeArgs?: string[];
   bLogLevel?: string;
+  /** Both: the heap a production replica has (deployment-heap.ts), before B's flags (which may override it). */
+  heapFlags?: string[];
   /** Keep both gateways' logs (stdout and stderr: access lines, and --trace-gc lines) and print their paths. */
   keepLog?: boolean;
   /** Open-loop rounds at this many requests per second; 0: closed-loop rounds. */
@@ -130,13 +132,22 @@ export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
   console.log(`A: ${o.base} (${rev}); B: the working tree`);
   const base = buildBase(o.base, o.note);
-  const bFlags = [...startNodeFlags(ROOT), ...(o.bNodeArgs ?? [])];
-  console.log(`node flags: A ${base.startFlags.join(' ') || '(none)'}; B ${bFlags.join(' ') || '(none)'}`);
+  const heap = o.heapFlags ?? [];
+  const aFlags = [...base.startFlags, ...heap];
+  const bFlags = [...startNodeFlags(ROOT), ...heap, ...(o.bNodeArgs ?? [])];
+  console.log(`node flags: A ${aFlags.join(' ') || '(none)'}; B ${bFlags.join(' ') || '(none)'}`);
   let a: Gateway | undefined;
   let b: Gateway | undefined;
   try {
     // One after the other: both run the migrations on the same schema.
-    a = await startGateway({ env: o.env, logLevel: o.logLevel, cpus: o.cpus, nice: SERVER_NICE, ...base });
+    a = await startGateway({
+      env: o.env,
+      logLevel: o.logLevel,
+      cpus: o.cpus,
+      nice: SERVER_NICE,
+      dist: base.dist,
+      startFlags: aFlags,
+    });
     b = await startGateway({
       env: o.env,
       logLevel: o.bLogLevel ?? o.logLevel,
@@ -200,7 +211,7 @@ export async function ab(o: AbOptions): Promise<void> {
     const file = writeResults(kind, {
       date: new Date().toISOString(),
       machine: machine(),
-      a: { revision: o.base, commit: rev, node_flags: base.startFlags },
+      a: { revision: o.base, commit: rev, node_flags: aFlags },
       b: {
         tree: 'working tree',
         node_flags: bFlags,

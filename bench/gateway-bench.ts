@@ -25,6 +25,8 @@
 //        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
 //        with node flags or another log level; with --fixed-rate, --idle=S measures resumption after
 //        S idle seconds instead; nothing else)
+// Every gateway runs with the heap a production replica has (bench/deployment-heap.ts: the prod
+// overlay's memory limit as Node sizes the heap from it); --d-node-args / --b-node-args can override it.
 // Results: bench/results/gateway-<date>.json and gateway-latest.json (soak: gateway-soak-*.json).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -58,6 +60,7 @@ import {
 } from './gateway-setup';
 import type { Gateway, Server } from './gateway-setup';
 import { soak } from './gateway-soak';
+import { replicaHeap } from './deployment-heap';
 import { ab } from './gateway-ab';
 import { summarizeProfile } from './profile-summary';
 import type { ProfileRow } from './profile-summary';
@@ -243,6 +246,8 @@ async function main(): Promise<void> {
       REDIS_URL,
       ADMIN_JWT_SECRET: secret,
     };
+    const heap = replicaHeap();
+    note(heap.note);
     if (AB) {
       return await ab({
         env,
@@ -260,6 +265,7 @@ async function main(): Promise<void> {
         idle: num('idle', 0),
         bNodeArgs: flag('b-node-args')?.split(' ').filter(Boolean),
         bLogLevel: flag('b-log-level'),
+        heapFlags: heap.flags,
         keepLog: KEEP_LOG,
         note,
       });
@@ -275,6 +281,7 @@ async function main(): Promise<void> {
         path: PATH,
         distNote,
         cpus: serverCpus,
+        heapFlags: heap.flags,
         extraFlags: D_NODE_ARGS,
         keepLog: KEEP_LOG,
       });
@@ -334,6 +341,7 @@ async function main(): Promise<void> {
         cpus: serverCpus,
         nice: SERVER_NICE,
         profDir,
+        heapFlags: heap.flags,
         extraFlags: D_NODE_ARGS,
       });
       if (D_NODE_ARGS.length > 0) note(`(d) runs with these node flags as well: ${D_NODE_ARGS.join(' ')}`);
@@ -411,7 +419,12 @@ async function main(): Promise<void> {
       else rmSync(gw1.logFile, { force: true });
     }
     if (ONLY.has('e')) {
-      const gw2 = await startGateway({ env: { ...env, WORKERS: '2' }, logLevel: LOG_LEVEL, cpus: allCpus });
+      const gw2 = await startGateway({
+        env: { ...env, WORKERS: '2' },
+        logLevel: LOG_LEVEL,
+        cpus: allCpus,
+        heapFlags: heap.flags,
+      });
       cleanup.unshift(() => gw2.stop());
       const t2: LoadTarget = { url: `http://127.0.0.1:${gw2.port}${PATH}`, headers };
       const e = await measure(

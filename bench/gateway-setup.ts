@@ -149,6 +149,8 @@ export interface GatewayOptions {
   dist?: string;
   /** Flags for node (default: those this tree's `npm start` gives it; --ab's A runs with its revision's). */
   startFlags?: string[];
+  /** The heap a production replica has (deployment-heap.ts), after those: the machine's, not the build's. */
+  heapFlags?: string[];
   /** More flags for node after those (a diagnosis such as --trace-gc; the run's notes say so). */
   extraFlags?: string[];
   /** Scheduling priority (SERVER_NICE for a gateway on a CPU of its own; none when it shares the load's). */
@@ -157,7 +159,8 @@ export interface GatewayOptions {
 
 /**
  * The product as it runs in production: node on the dist build with the flags `npm start` (and the
- * Kubernetes gateway's NODE_OPTIONS) give it, nothing else in between.
+ * Kubernetes gateway's command) give it and, given heapFlags, the heap its replica's memory limit
+ * gives it; nothing else in between.
  */
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const port = await freePort();
@@ -168,6 +171,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const args = [
     ...(opts.profDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`] : []),
     ...(opts.startFlags ?? startNodeFlags(ROOT)),
+    ...(opts.heapFlags ?? []),
     ...(opts.extraFlags ?? []),
     join(opts.dist ?? DIST, 'main.js'),
   ];

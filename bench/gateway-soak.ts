@@ -24,6 +24,8 @@ export interface SoakOptions {
   path: string;
   distNote: string;
   cpus?: string;
+  /** The heap a production replica has (deployment-heap.ts). */
+  heapFlags?: string[];
   /** More node flags for the gateway (a diagnosis, e.g. --trace-gc; with keepLog its log is kept). */
   extraFlags?: string[];
   keepLog?: boolean;
@@ -58,6 +60,7 @@ export async function soak(o: SoakOptions): Promise<void> {
     logLevel: o.logLevel,
     cpus: o.cpus,
     nice: SERVER_NICE,
+    heapFlags: o.heapFlags,
     extraFlags: o.extraFlags,
   });
   try {
@@ -103,6 +106,8 @@ export async function soak(o: SoakOptions): Promise<void> {
       log_level: o.logLevel,
       /** Node flags beyond npm start's (a diagnosis run's), so its figures are not taken for the product's. */
       extra_node_flags: o.extraFlags ?? [],
+      /** The production replica's heap (deployment-heap.ts); absent from soaks before it. */
+      replica_heap_flags: o.heapFlags ?? [],
       pinned_cpus: o.cpus ?? null,
       load,
       cpu_us_per_req: usPerRequest(cpu, load.requests),
