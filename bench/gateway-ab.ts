@@ -63,10 +63,33 @@ interface AbRound {
   max_ms?: number;
   /** Full (mark-compact) collections of the gateway during the round, from its /metrics. */
   major_gcs: number;
+  /** Its scavenges' time on the main thread per 1,000 requests of the round (ms), from the same. */
+  scavenge_ms_per_1k: number;
 }
 
-async function majorGcs(gw: Gateway): Promise<number> {
-  return (await gatewayMetrics(gw.adminPort))('nodejs_gc_duration_seconds_count{kind="major"}') ?? 0;
+interface GcTotals {
+  major: number;
+  /** Seconds the gateway's main thread spent in scavenges since its start. */
+  minorSeconds: number;
+}
+
+async function gcTotals(gw: Gateway): Promise<GcTotals> {
+  const value = await gatewayMetrics(gw.adminPort);
+  return {
+    major: value('nodejs_gc_duration_seconds_count{kind="major"}') ?? 0,
+    minorSeconds: value('nodejs_gc_duration_seconds_sum{kind="minor"}') ?? 0,
+  };
+}
+
+/** What the round's collections cost: full GCs, and scavenge time per 1,000 requests (ms). */
+async function gcOfRound(
+  gw: Gateway,
+  before: GcTotals,
+  requests: number,
+): Promise<Pick<AbRound, 'major_gcs' | 'scavenge_ms_per_1k'>> {
+  const after = await gcTotals(gw);
+  const ms = ((after.minorSeconds - before.minorSeconds) * 1e6) / Math.max(1, requests);
+  return { major_gcs: after.major - before.major, scavenge_ms_per_1k: Math.round(ms * 100) / 100 };
 }
 
 /**
@@ -101,31 +124,31 @@ async function round(gw: Gateway, t: LoadTarget, o: AbOptions): Promise<AbRound>
   // After the other gateway's round this one was idle: warm it at the rate first (open-loop-rounds.ts),
   // unless the round is there to measure just that (--idle).
   if (o.rate > 0 && o.idle === 0) await o.gen.run(t, o.rate, 2);
-  const gcs = await majorGcs(gw);
+  const gcs = await gcTotals(gw);
   const before = cpuSeconds([gw.pid]);
   const cpuUs = (requests: number): number => usPerRequest(cpuSeconds([gw.pid]) - before, requests);
   if (o.rate > 0) {
     const r = await o.gen.run(t, o.rate, o.seconds);
     const cpu = cpuUs(r.completed);
     served(r);
-    const major_gcs = (await majorGcs(gw)) - gcs;
     return {
       rps: r.achieved_rps,
       cpu_us_per_req: cpu,
       p99_ms: r.p99_ms,
       p999_ms: r.p999_ms,
       max_ms: r.max_ms,
-      major_gcs,
+      ...(await gcOfRound(gw, gcs, r.completed)),
     };
   }
   const r = await closedLoop(t, o.connections, o.seconds);
   const cpu = cpuUs(r.requests);
   served(r);
-  return { rps: r.rps, cpu_us_per_req: cpu, major_gcs: (await majorGcs(gw)) - gcs };
+  return { rps: r.rps, cpu_us_per_req: cpu, ...(await gcOfRound(gw, gcs, r.requests)) };
 }
 
 const tail = (r: AbRound): string =>
   (r.p99_ms === undefined ? '' : ` p99 ${r.p99_ms} ms p99.9 ${r.p999_ms} ms max ${r.max_ms} ms;`) +
+  ` scavenges ${r.scavenge_ms_per_1k} ms/1k;` +
   (r.major_gcs > 0 ? ` ${r.major_gcs} full GC;` : '');
 
 export async function ab(o: AbOptions): Promise<void> {
@@ -196,6 +219,9 @@ export async function ab(o: AbOptions): Promise<void> {
       }),
       a_major_gcs: rounds.reduce((n, r) => n + r.a.major_gcs, 0),
       b_major_gcs: rounds.reduce((n, r) => n + r.b.major_gcs, 0),
+      a_scavenge_ms_per_1k: middleBy(rounds, (r) => r.a.scavenge_ms_per_1k)!.a.scavenge_ms_per_1k,
+      b_scavenge_ms_per_1k: middleBy(rounds, (r) => r.b.scavenge_ms_per_1k)!.b.scavenge_ms_per_1k,
+      b_scavenge_lower_in: rounds.filter((r) => r.b.scavenge_ms_per_1k < r.a.scavenge_ms_per_1k).length,
     };
     console.log(
       `\nmedians: A ${med.a_cpu_us} µs/req, B ${med.b_cpu_us} µs/req; B/A throughput ${med.rps}, CPU per request ${med.cpu}`,
@@ -204,9 +230,13 @@ export async function ab(o: AbOptions): Promise<void> {
     console.log(`RSS after the rounds: A ${rssMb.a} MB, B ${rssMb.b} MB`);
     if (o.rate > 0) {
       console.log(
-        `p99: A ${med.a_p99_ms} ms, B ${med.b_p99_ms} ms (B lower in ${med.b_p99_lower_in} of ${o.rounds} rounds); full GCs in the rounds: A ${med.a_major_gcs}, B ${med.b_major_gcs}`,
+        `p99: A ${med.a_p99_ms} ms, B ${med.b_p99_ms} ms (B lower in ${med.b_p99_lower_in} of ${o.rounds} rounds)`,
       );
     }
+    console.log(
+      `collections: full GCs in the rounds A ${med.a_major_gcs}, B ${med.b_major_gcs}; scavenges per 1,000 requests ` +
+        `A ${med.a_scavenge_ms_per_1k} ms, B ${med.b_scavenge_ms_per_1k} ms (B lower in ${med.b_scavenge_lower_in} of ${o.rounds} rounds)`,
+    );
     const kind = o.rate === 0 ? 'gateway-ab' : o.idle > 0 ? 'gateway-ab-resume' : 'gateway-ab-open';
     const file = writeResults(kind, {
       date: new Date().toISOString(),

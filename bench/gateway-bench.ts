@@ -43,6 +43,7 @@ import type { OpenLoop } from './open-loop-client';
 import type { OpenLoopComparison } from './open-loop-rounds';
 import type { Measured, Method } from './gateway-report';
 import {
+  ROOT,
   SERVER_NICE,
   STUB_HOST,
   benchConfig,
@@ -59,6 +60,7 @@ import {
   startStub,
 } from './gateway-setup';
 import type { Gateway, Server } from './gateway-setup';
+import { startNodeFlags } from '../test/support/start-node-flags';
 import { soak } from './gateway-soak';
 import { replicaHeap } from './deployment-heap';
 import { ab } from './gateway-ab';
@@ -287,6 +289,7 @@ async function main(): Promise<void> {
       });
     }
 
+    note(`the gateway's node flags: ${[...startNodeFlags(ROOT), ...heap.flags].join(' ')}`);
     const rows: Measured[] = [];
     const sizes: Record<string, { status: number; bytes: number }> = {};
     const direct: LoadTarget = { url: `${stubUrl}${PATH}` };

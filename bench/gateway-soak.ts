@@ -13,7 +13,8 @@ import {
 } from './bench-lib';
 import type { LoadTarget, MetricLookup } from './bench-lib';
 import { writeResults } from './gateway-report';
-import { SERVER_NICE, benchKey, startGateway } from './gateway-setup';
+import { startNodeFlags } from '../test/support/start-node-flags';
+import { ROOT, SERVER_NICE, benchKey, startGateway } from './gateway-setup';
 
 export interface SoakOptions {
   env: Record<string, string>;
@@ -108,6 +109,8 @@ export async function soak(o: SoakOptions): Promise<void> {
       extra_node_flags: o.extraFlags ?? [],
       /** The production replica's heap (deployment-heap.ts); absent from soaks before it. */
       replica_heap_flags: o.heapFlags ?? [],
+      /** Every flag node ran the gateway with: npm start's, the replica heap's, the extra ones. */
+      node_flags: [...startNodeFlags(ROOT), ...(o.heapFlags ?? []), ...(o.extraFlags ?? [])],
       pinned_cpus: o.cpus ?? null,
       load,
       cpu_us_per_req: usPerRequest(cpu, load.requests),
