@@ -6,7 +6,8 @@
 // generation reach ≈ 70 MB before its first full GC under load, a regime no replica runs in. The
 // bench gives its gateways the replica's size with --max-old-space-size (docs/gateway-performance.md,
 // step 19).
-import { kustomizeBuild } from '../test/deploy/deploy-helpers';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { byName, kustomizeBuild, ofKind } from '../test/deploy/deploy-helpers';
 
 const MIB = 1024 * 1024;
 const UNITS: Readonly<Record<string, number>> = {
@@ -38,19 +39,12 @@ export interface ReplicaHeap {
   note: string;
 }
 
-interface Container {
-  name?: string;
-  resources?: { limits?: Record<string, unknown> };
-}
-
-function gatewayMemoryLimit(overlay: string): string | undefined {
-  const gw = kustomizeBuild(overlay).find(
-    (o) => o.kind === 'Deployment' && o.metadata.name === 'lookup-gateway',
-  );
-  const spec = gw?.spec as { template?: { spec?: { containers?: Container[] } } } | undefined;
-  const limit = spec?.template?.spec?.containers?.find((c) => c.name === 'gateway')?.resources?.limits
+/** The overlay's gateway container memory limit, as written ("768Mi"); throws without the Deployment. */
+export function gatewayMemoryLimit(overlay: string): string | undefined {
+  const gw = byName(ofKind(kustomizeBuild(overlay), 'Deployment', Deployment), 'lookup-gateway');
+  const limit = gw.spec?.template.spec?.containers.find((c) => c.name === 'gateway')?.resources?.limits
     ?.memory;
-  return typeof limit === 'string' ? limit : undefined;
+  return limit === undefined ? undefined : String(limit);
 }
 
 /** The prod overlay's gateway memory limit as the heap flags that reproduce it; none without kubectl. */

@@ -155,10 +155,6 @@ export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
   console.log(`A: ${o.base} (${rev}); B: the working tree`);
   const base = buildBase(o.base, o.note);
-  const heap = o.heapFlags ?? [];
-  const aFlags = [...base.startFlags, ...heap];
-  const bFlags = [...startNodeFlags(ROOT), ...heap, ...(o.bNodeArgs ?? [])];
-  console.log(`node flags: A ${aFlags.join(' ') || '(none)'}; B ${bFlags.join(' ') || '(none)'}`);
   let a: Gateway | undefined;
   let b: Gateway | undefined;
   try {
@@ -169,15 +165,18 @@ export async function ab(o: AbOptions): Promise<void> {
       cpus: o.cpus,
       nice: SERVER_NICE,
       dist: base.dist,
-      startFlags: aFlags,
+      startFlags: base.startFlags,
+      heapFlags: o.heapFlags,
     });
     b = await startGateway({
       env: o.env,
       logLevel: o.bLogLevel ?? o.logLevel,
       cpus: o.cpus,
       nice: SERVER_NICE,
-      startFlags: bFlags,
+      heapFlags: o.heapFlags,
+      extraFlags: o.bNodeArgs,
     });
+    console.log(`node flags: A ${a.nodeFlags.join(' ') || '(none)'}; B ${b.nodeFlags.join(' ') || '(none)'}`);
     const headers = { 'x-api-key': await benchKey(b, o.secret) };
     const ta: LoadTarget = { url: `http://127.0.0.1:${a.port}${o.path}`, headers };
     const tb: LoadTarget = { url: `http://127.0.0.1:${b.port}${o.path}`, headers };
@@ -241,10 +240,10 @@ export async function ab(o: AbOptions): Promise<void> {
     const file = writeResults(kind, {
       date: new Date().toISOString(),
       machine: machine(),
-      a: { revision: o.base, commit: rev, node_flags: aFlags },
+      a: { revision: o.base, commit: rev, node_flags: a.nodeFlags },
       b: {
         tree: 'working tree',
-        node_flags: bFlags,
+        node_flags: b.nodeFlags,
         log_level: o.bLogLevel,
       },
       method: {

@@ -43,7 +43,6 @@ import type { OpenLoop } from './open-loop-client';
 import type { OpenLoopComparison } from './open-loop-rounds';
 import type { Measured, Method } from './gateway-report';
 import {
-  ROOT,
   SERVER_NICE,
   STUB_HOST,
   benchConfig,
@@ -60,7 +59,6 @@ import {
   startStub,
 } from './gateway-setup';
 import type { Gateway, Server } from './gateway-setup';
-import { startNodeFlags } from '../test/support/start-node-flags';
 import { soak } from './gateway-soak';
 import { replicaHeap } from './deployment-heap';
 import { ab } from './gateway-ab';
@@ -289,7 +287,6 @@ async function main(): Promise<void> {
       });
     }
 
-    note(`the gateway's node flags: ${[...startNodeFlags(ROOT), ...heap.flags].join(' ')}`);
     const rows: Measured[] = [];
     const sizes: Record<string, { status: number; bytes: number }> = {};
     const direct: LoadTarget = { url: `${stubUrl}${PATH}` };
@@ -347,6 +344,7 @@ async function main(): Promise<void> {
         heapFlags: heap.flags,
         extraFlags: D_NODE_ARGS,
       });
+      note(`(d) runs with node ${g.nodeFlags.join(' ')}`);
       if (D_NODE_ARGS.length > 0) note(`(d) runs with these node flags as well: ${D_NODE_ARGS.join(' ')}`);
       gw1 = g;
       cleanup.unshift(() => g.stop());

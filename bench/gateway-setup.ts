@@ -24,6 +24,8 @@ export interface Server extends Child {
 export interface Gateway extends Server {
   adminPort: number;
   logFile: string;
+  /** Every flag node ran it with, in order: what a run's record says it measured. */
+  nodeFlags: string[];
 }
 
 /**
@@ -168,13 +170,13 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const logDir = mkdtempSync(join(tmpdir(), 'lk-bench-gw-'));
   const logFile = join(logDir, 'gateway.log');
   const fd = openSync(logFile, 'a');
-  const args = [
+  const nodeFlags = [
     ...(opts.profDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profDir}`] : []),
     ...(opts.startFlags ?? startNodeFlags(ROOT)),
     ...(opts.heapFlags ?? []),
     ...(opts.extraFlags ?? []),
-    join(opts.dist ?? DIST, 'main.js'),
   ];
+  const args = [...nodeFlags, join(opts.dist ?? DIST, 'main.js')];
   const child = spawnChild(...onCpus(opts.cpus, process.execPath, args, opts.nice), {
     cwd: ROOT,
     env: {
@@ -194,7 +196,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     await child.stop('SIGKILL');
     throw new Error(`${(err as Error).message}\n${readFileSync(logFile, 'utf8').slice(-3000)}`);
   }
-  return { ...child, port, adminPort, logFile };
+  return { ...child, port, adminPort, logFile, nodeFlags };
 }
 
 /** Builds the tree at `src` (default: this one) into `outDir` with tsc. */

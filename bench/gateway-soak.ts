@@ -13,8 +13,7 @@ import {
 } from './bench-lib';
 import type { LoadTarget, MetricLookup } from './bench-lib';
 import { writeResults } from './gateway-report';
-import { startNodeFlags } from '../test/support/start-node-flags';
-import { ROOT, SERVER_NICE, benchKey, startGateway } from './gateway-setup';
+import { SERVER_NICE, benchKey, startGateway } from './gateway-setup';
 
 export interface SoakOptions {
   env: Record<string, string>;
@@ -107,10 +106,8 @@ export async function soak(o: SoakOptions): Promise<void> {
       log_level: o.logLevel,
       /** Node flags beyond npm start's (a diagnosis run's), so its figures are not taken for the product's. */
       extra_node_flags: o.extraFlags ?? [],
-      /** The production replica's heap (deployment-heap.ts); absent from soaks before it. */
-      replica_heap_flags: o.heapFlags ?? [],
       /** Every flag node ran the gateway with: npm start's, the replica heap's, the extra ones. */
-      node_flags: [...startNodeFlags(ROOT), ...(o.heapFlags ?? []), ...(o.extraFlags ?? [])],
+      node_flags: gw.nodeFlags,
       pinned_cpus: o.cpus ?? null,
       load,
       cpu_us_per_req: usPerRequest(cpu, load.requests),

@@ -2,8 +2,9 @@
  * The benchmark gives its gateways the heap a production replica has (bench/deployment-heap.ts):
  * the old generation Node derives from the prod overlay's memory limit.
  */
-import { memoryBytes, nodeOldSpaceMb, replicaHeap } from '../../bench/deployment-heap';
-import { kustomizeBuild } from '../deploy/deploy-helpers';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { gatewayMemoryLimit, memoryBytes, nodeOldSpaceMb, replicaHeap } from '../../bench/deployment-heap';
+import { byName, kustomizeBuild, ofKind } from '../deploy/deploy-helpers';
 
 describe('the replica heap of the benchmark', () => {
   it('reads Kubernetes memory quantities in binary and decimal units', () => {
@@ -25,13 +26,13 @@ describe('the replica heap of the benchmark', () => {
   });
 
   it("follows the prod overlay's gateway memory limit", () => {
-    const gw = kustomizeBuild('prod').find(
-      (o) => o.kind === 'Deployment' && o.metadata.name === 'lookup-gateway',
-    );
-    const spec = gw?.spec as {
-      template: { spec: { containers: { name: string; resources: { limits: { memory: string } } }[] } };
-    };
-    const limit = spec.template.spec.containers.find((c) => c.name === 'gateway')!.resources.limits.memory;
-    expect(replicaHeap().flags).toEqual([`--max-old-space-size=${nodeOldSpaceMb(memoryBytes(limit))}`]);
+    // Read here without the bench's helper, so that a wrong lookup in it fails this test.
+    const gw = byName(ofKind(kustomizeBuild('prod'), 'Deployment', Deployment), 'lookup-gateway');
+    const limit = gw.spec!.template.spec!.containers.find((c) => c.name === 'gateway')!.resources!.limits!
+      .memory;
+    expect(gatewayMemoryLimit('prod')).toBe(limit);
+    expect(replicaHeap().flags).toEqual([
+      `--max-old-space-size=${nodeOldSpaceMb(memoryBytes(String(limit)))}`,
+    ]);
   });
 });
