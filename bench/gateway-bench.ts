@@ -36,7 +36,7 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { closedLoop, cpuSeconds, machine, processTree, rssBytes, usPerRequest } from './bench-lib';
 import type { LoadResult, LoadTarget } from './bench-lib';
-import { markdown, median, medianRun, ratio, writeResults } from './gateway-report';
+import { markdown, median, medianRun, ratio, treeRevision, writeResults } from './gateway-report';
 import { openLoopRounds } from './open-loop-rounds';
 import { OPEN_LOOP_NODE_FLAGS, startOpenLoop } from './open-loop-client';
 import type { OpenLoop } from './open-loop-client';
@@ -202,6 +202,7 @@ async function main(): Promise<void> {
     ? `Pinned: server under test on CPU ${serverCpus}; load generator and stub on CPU ${loadCpus}; (e) on CPUs ${allCpus}.`
     : 'Not pinned.';
   const distNote = build(flag('no-build') === undefined, note);
+  const revision = treeRevision();
   const cleanup: (() => Promise<void>)[] = [];
   const schema = `bench_gw_${randomBytes(4).toString('hex')}`;
   const pg = new Client({ connectionString: DATABASE_URL });
@@ -472,6 +473,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: { ...ended, load_average_at_start: started.load_average },
       build: distNote,
+      revision,
       method: {
         ...method,
         cpu: 'utime+stime from /proc/<pid>/stat of the server process tree during the measured run, divided by requests',

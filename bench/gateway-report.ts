@@ -1,4 +1,5 @@
 // Results of the gateway bench: the JSON under bench/results/ and the markdown table printed at the end.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { middleBy } from './bench-lib';
@@ -41,6 +42,21 @@ export function median(xs: readonly number[]): number {
 /** The measured run whose throughput is the median of its rounds: a real run, not an average. */
 export function medianRun(runs: readonly Measured[]): Measured | undefined {
   return middleBy(runs, (r) => r.rps);
+}
+
+/**
+ * The commit the tree is at, with `+changes` when it holds edits outside bench/results/: which code a
+ * run measured (`unknown` outside a git checkout).
+ */
+export function treeRevision(dir = ROOT): string {
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: dir, stdio: 'pipe' }).toString().trim();
+  try {
+    const head = git('rev-parse', '--short', 'HEAD');
+    return git('status', '--porcelain', '--', '.', ':!bench/results') ? `${head}+changes` : head;
+  } catch {
+    return 'unknown';
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   usPerRequest,
 } from './bench-lib';
 import type { LoadTarget, MetricLookup } from './bench-lib';
-import { writeResults } from './gateway-report';
+import { treeRevision, writeResults } from './gateway-report';
 import { SERVER_NICE, benchKey, startGateway } from './gateway-setup';
 
 export interface SoakOptions {
@@ -101,6 +101,7 @@ export async function soak(o: SoakOptions): Promise<void> {
       date: new Date().toISOString(),
       machine: machine(),
       build: o.distNote,
+      revision: treeRevision(),
       seconds,
       connections: connections,
       log_level: o.logLevel,

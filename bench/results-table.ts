@@ -1,0 +1,108 @@
+// Every recorded run of the gateway bench as one markdown table, read from bench/results/: the
+// README's table of runs comes from here rather than being copied by hand.
+//   npx tsx bench/results-table.ts [--since=2026-11-25T09]
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './gateway-setup';
+
+/** The fields of a run's JSON this table reads (gateway-bench.ts writes them). */
+export interface RecordedRun {
+  date: string;
+  machine: { cpu_model: string };
+  revision?: string;
+  notes?: string[];
+  results: { id: string; rps: number }[];
+  rounds?: { dc?: number[] };
+  ratios: Record<string, number | null>;
+  open_loop: {
+    rate: number;
+    p99_added_ms: number;
+    c_p99_added_ms?: number;
+    rounds?: { p99_added_ms: number }[];
+  } | null;
+}
+
+export interface RunRow {
+  file: string;
+  date: string;
+  cpu: string;
+  revision: string;
+  /** The heap the gateway had (the host's, or a replica's from step 19 on) and any diagnostic flags. */
+  ranWith: string;
+  directRps: number | null;
+  dc: number | null;
+  dcRange: string;
+  rate: number | null;
+  p99Added: number | null;
+  roundsUnder: string;
+  bareP99Added: number | null;
+  bothMet: boolean;
+}
+
+export const TARGET_DC = 0.7;
+export const TARGET_P99_ADDED_MS = 5;
+
+/** What the run's notes say (d) ran with beyond the product's own flags. */
+function ranWith(notes: readonly string[]): string {
+  const heap = notes.some((n) => n.includes('--max-old-space-size=')) ? 'replica heap' : 'host heap';
+  const extra = notes.flatMap((n) => {
+    const m = /flags as well: (.+)$/.exec(n) ?? /ran with (\S+) as well/.exec(n);
+    return m ? [m[1]!] : [];
+  });
+  return [heap, ...extra].join(', ');
+}
+
+/** One run's figures against the issue's two ratio targets; null where the run did not measure it. */
+export function runRow(file: string, run: RecordedRun): RunRow {
+  const dcRounds = run.rounds?.dc ?? [];
+  const open = run.open_loop;
+  const added = open?.rounds?.map((r) => r.p99_added_ms) ?? [];
+  const dc = run.ratios['d/c'] ?? null;
+  const p99Added = open?.p99_added_ms ?? null;
+  return {
+    file,
+    date: run.date.slice(0, 16).replace('T', ' '),
+    cpu: run.machine.cpu_model.replace(/\(R\)/g, '').replace(/ Processor.*$/, ''),
+    revision: run.revision ?? '—',
+    ranWith: ranWith(run.notes ?? []),
+    directRps: run.results.find((r) => r.id === 'a')?.rps ?? null,
+    dc,
+    dcRange: dcRounds.length > 1 ? `${Math.min(...dcRounds)}–${Math.max(...dcRounds)}` : '—',
+    rate: open?.rate ?? null,
+    p99Added,
+    roundsUnder:
+      added.length > 0 ? `${added.filter((x) => x <= TARGET_P99_ADDED_MS).length}/${added.length}` : '—',
+    bareP99Added: open?.c_p99_added_ms ?? null,
+    bothMet: dc !== null && p99Added !== null && dc >= TARGET_DC && p99Added <= TARGET_P99_ADDED_MS,
+  };
+}
+
+const cell = (x: number | null): string => (x === null ? '—' : String(x));
+
+export function runsMarkdown(rows: readonly RunRow[]): string {
+  const met = rows.filter((r) => r.bothMet).length;
+  return [
+    '| run (UTC) | CPU | build | gateway ran with | (a) req/s | d/c (rounds) | open-loop req/s | p99 added ms (rounds ≤ 5 ms) | bare proxy adds ms | both targets | file |',
+    '|---|---|---|---|---:|---|---:|---|---:|:-:|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.date} | ${r.cpu} | ${r.revision} | ${r.ranWith} | ${cell(r.directRps)} | ${cell(r.dc)} (${r.dcRange}) | ${cell(r.rate)} | ${cell(r.p99Added)} (${r.roundsUnder}) | ${cell(r.bareP99Added)} | ${r.bothMet ? 'yes' : 'no'} | \`${r.file}\` |`,
+    ),
+    '',
+    `Both targets (d/c ≥ ${TARGET_DC}, p99 added ≤ ${TARGET_P99_ADDED_MS} ms) in ${met} of ${rows.length} runs.`,
+  ].join('\n');
+}
+
+/** The full runs of the bench (not its A/B, soak, partial or latest files), oldest first. */
+export function recordedRuns(dir: string, since = ''): RunRow[] {
+  return readdirSync(dir)
+    .filter((f) => /^gateway-\d{4}-\d{2}-\d{2}[-T\w]*\.json$/.test(f))
+    .map((f) => runRow(f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordedRun))
+    .filter((r) => r.rate !== null && r.date.replace(' ', 'T') >= since)
+    .sort((a, b) => a.date.localeCompare(b.date));
+}
+
+if (require.main === module) {
+  const since = process.argv.find((a) => a.startsWith('--since='))?.slice('--since='.length) ?? '';
+  console.log(runsMarkdown(recordedRuns(join(ROOT, 'bench', 'results'), since)));
+}

@@ -1,0 +1,104 @@
+/**
+ * The README's table of bench runs is rendered from bench/results/ (bench/results-table.ts): each
+ * run is judged against the issue's targets as recorded, and only full runs are listed.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { recordedRuns, runRow, runsMarkdown } from '../../bench/results-table';
+import type { RecordedRun } from '../../bench/results-table';
+
+function run(over: Partial<RecordedRun> & { dc: number; added: number[] }): RecordedRun {
+  const sorted = [...over.added].sort((a, b) => a - b);
+  return {
+    date: over.date ?? '2026-11-26T06:30:00.000Z',
+    machine: { cpu_model: over.machine?.cpu_model ?? 'AMD EPYC' },
+    revision: over.revision,
+    notes: over.notes,
+    results: [
+      { id: 'a', rps: 15000 },
+      { id: 'd', rps: 8000 },
+    ],
+    rounds: { dc: [over.dc - 0.02, over.dc, over.dc + 0.03].map((x) => Math.round(x * 1000) / 1000) },
+    ratios: { 'd/c': over.dc },
+    open_loop: {
+      rate: 4000,
+      p99_added_ms: sorted[Math.floor(sorted.length / 2)]!,
+      c_p99_added_ms: 2.1,
+      rounds: over.added.map((p99_added_ms) => ({ p99_added_ms })),
+    },
+  };
+}
+
+describe('the table of recorded bench runs', () => {
+  it('marks a run that meets both targets, with its rounds under the line', () => {
+    const row = runRow('gateway-x.json', run({ dc: 0.74, added: [3.1, 4.9, 12.5], revision: 'abc1234' }));
+    expect(row).toMatchObject({
+      dc: 0.74,
+      dcRange: '0.72–0.77',
+      p99Added: 4.9,
+      roundsUnder: '2/3',
+      bareP99Added: 2.1,
+      directRps: 15000,
+      revision: 'abc1234',
+      bothMet: true,
+    });
+  });
+
+  it('does not mark a run that misses either target, even by a little', () => {
+    expect(runRow('f', run({ dc: 0.699, added: [1, 2, 3] })).bothMet).toBe(false);
+    expect(runRow('f', run({ dc: 0.9, added: [5.01, 5.01, 1] })).bothMet).toBe(false);
+    expect(runRow('f', run({ dc: 0.7, added: [5, 5, 5] })).bothMet).toBe(true);
+  });
+
+  it('shortens the CPU model and shows a dash for a run recorded without its revision', () => {
+    const row = runRow(
+      'f',
+      run({ dc: 0.7, added: [1], machine: { cpu_model: 'Intel(R) Xeon(R) Processor @ 2.80GHz' } }),
+    );
+    expect(row.cpu).toBe('Intel Xeon');
+    expect(row.revision).toBe('—');
+  });
+
+  it("says which heap the gateway had and the diagnostic flags the run's notes record", () => {
+    expect(runRow('f', run({ dc: 0.7, added: [1] })).ranWith).toBe('host heap');
+    const traced = run({
+      dc: 0.7,
+      added: [1],
+      notes: [
+        'the gateway runs with --max-old-space-size=384, the old generation Node gives a replica',
+        '(d) runs with these node flags as well: --trace-gc',
+      ],
+    });
+    expect(runRow('f', traced).ranWith).toBe('replica heap, --trace-gc');
+    const trial = run({
+      dc: 0.7,
+      added: [1],
+      notes: ['(d) and (e) ran with --heap-growing-percent=100 as well: it was in the working tree'],
+    });
+    expect(runRow('f', trial).ranWith).toBe('host heap, --heap-growing-percent=100');
+  });
+
+  it('lists only full runs with an open loop, oldest first, and counts those meeting both targets', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'results-table-'));
+    const write = (name: string, body: unknown): void => writeFileSync(join(dir, name), JSON.stringify(body));
+    write('gateway-2026-11-26T0700.json', run({ dc: 0.8, added: [2], date: '2026-11-26T07:00:00Z' }));
+    write('gateway-2026-11-26.json', run({ dc: 0.6, added: [9], date: '2026-11-26T05:00:00Z' }));
+    write('gateway-2026-11-25-run2.json', { ...run({ dc: 0.8, added: [1] }), open_loop: null });
+    for (const other of [
+      'gateway-ab-2026-11-26.json',
+      'gateway-soak-2026-11-26.json',
+      'gateway-latest.json',
+      'gateway-partial-2026-11-26.json',
+    ])
+      write(other, run({ dc: 0.8, added: [1] }));
+    const rows = recordedRuns(dir);
+    expect(rows.map((r) => r.file)).toEqual(['gateway-2026-11-26.json', 'gateway-2026-11-26T0700.json']);
+    expect(recordedRuns(dir, '2026-11-26T06').map((r) => r.file)).toEqual(['gateway-2026-11-26T0700.json']);
+    const md = runsMarkdown(rows);
+    expect(md).toContain(
+      '| 2026-11-26 07:00 | AMD EPYC | — | host heap | 15000 | 0.8 (0.78–0.83) | 4000 | 2 (1/1) | 2.1 | yes |',
+    );
+    expect(md).toContain('Both targets (d/c ≥ 0.7, p99 added ≤ 5 ms) in 1 of 2 runs.');
+  });
+});
