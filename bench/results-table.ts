@@ -82,7 +82,7 @@ const cell = (x: number | null): string => (x === null ? '—' : String(x));
 export function runsMarkdown(rows: readonly RunRow[]): string {
   const met = rows.filter((r) => r.bothMet).length;
   return [
-    '| run (UTC) | CPU | build | gateway ran with | (a) req/s | d/c (rounds) | open-loop req/s | p99 added ms (rounds ≤ 5 ms) | bare proxy adds ms | both targets | file |',
+    '| run ended (UTC) | CPU | build | gateway ran with | (a) req/s | d/c (rounds) | open-loop req/s | p99 added ms (rounds ≤ 5 ms) | bare proxy adds ms | both targets | file |',
     '|---|---|---|---|---:|---|---:|---|---:|:-:|---|',
     ...rows.map(
       (r) =>
