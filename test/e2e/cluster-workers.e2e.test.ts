@@ -3,7 +3,14 @@ import { get } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/databases';
-import { ADMIN_SECRET, apiGet, spawnProduct, startProductProcess, tempConfig } from './product-process';
+import {
+  ADMIN_SECRET,
+  apiGet,
+  configWithFreePorts,
+  spawnProduct,
+  startProductProcess,
+  tempConfig,
+} from './product-process';
 import type { ProductProcess } from './product-process';
 
 // WORKERS=2: the node:cluster primary and its two gateway workers, as separate processes.
@@ -14,6 +21,10 @@ const env = (): Record<string, string> => ({
   REDIS_URL: TEST_REDIS_URL,
   ADMIN_JWT_SECRET: ADMIN_SECRET,
 });
+
+/** The built-in upstreams on free ports, so that the run does not depend on a product already up on the defaults. */
+const startCluster = async (): Promise<ProductProcess> =>
+  startProductProcess({ ...env(), CONFIG_DIR: await configWithFreePorts() });
 
 const workersOf = (pid: number): number[] => {
   try {
@@ -81,7 +92,7 @@ describe('WORKERS=2: the cluster primary', () => {
   }, 90_000);
 
   it('replaces a worker that dies while serving, after a delay, and keeps answering', async () => {
-    product = await startProductProcess(env());
+    product = await startCluster();
     const primary = product.child.pid!;
     const before = await twoWorkers(product);
     process.kill(before[0]!, 'SIGKILL');
@@ -102,7 +113,7 @@ describe('WORKERS=2: the cluster primary', () => {
   }, 180_000);
 
   it('stops its workers and exits with 0 on SIGTERM', async () => {
-    product = await startProductProcess(env());
+    product = await startCluster();
     const workers = await twoWorkers(product);
     const code = await product.stop('SIGTERM');
     product = undefined;
@@ -134,7 +145,7 @@ describe('WORKERS=2: /metrics', () => {
       .reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 
   it('answers for every worker, whichever one takes the scrape', async () => {
-    product = await startProductProcess(env());
+    product = await startCluster();
     await twoWorkers(product);
     const calls = await Promise.all(Array.from({ length: 20 }, () => fresh(`${product!.base}/v1/me`)));
     expect(calls.map((c) => c.status)).toEqual(Array(20).fill(401));
