@@ -31,8 +31,9 @@ export function legalRow(n: number): Record<string, unknown> {
 
 /**
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
- * *_missing → 404, *_boom → 500, *_slow → answers after 3 s; q=bad → 422, q=boom → 500, q=gone → 404
- * (a list the upstream does not serve).
+ * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_shapeless → 200 without `data`;
+ * q=bad → 422, q=boom → 500, q=gone → 404 (a list the upstream does not serve), q=garbage → 200 not
+ * JSON, q=shapeless → 200 JSON without `data` and `total`.
  */
 export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   url: string;
@@ -58,6 +59,7 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
     if (q === 'boom') return void res.status(500).json({ code: 'internal' });
     if (q === 'gone') return void res.status(404).json({ code: 'not_found' });
     if (q === 'garbage') return void res.status(200).send('not json');
+    if (q === 'shapeless') return void res.json({ rows: [] });
     const page = Number(req.query.page ?? 1);
     const perPage = Number(req.query.per_page ?? 20);
     const total = q === 'few' ? 3 : 1000;
@@ -74,6 +76,7 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
     const id = (req.params as Record<string, string>)[1]!;
     if (id.endsWith('_missing')) return void res.status(404).json({ code: 'not_found' });
     if (id.endsWith('_boom')) return void res.status(500).json({ code: 'internal' });
+    if (id.endsWith('_shapeless')) return void res.json({ record: { id } });
     const send = () =>
       res.json({
         data: {

@@ -55,11 +55,16 @@ describe('route: errors', () => {
     expect(res.body.success).toBe(false);
   });
 
-  it('answers 503 search_unavailable when the upstream times out, and refunds', async () => {
+  it.each([
+    ['times out', '/v1/legal-documents/vb_slow'],
+    ['answers 500', '/v1/legal-documents/vb_boom'],
+    ['answers a list that is not JSON', '/v1/legal-documents?q=garbage'],
+    ['answers a list without data and total', '/v1/legal-documents?q=shapeless'],
+    ['answers a record without data', '/v1/legal-documents/vb_shapeless'],
+  ])('tells the caller when to retry, whichever way the upstream fails: it %s', async (_how, path) => {
     const acc = await h.account('pro');
-    const res = await request(h.gw.app).get('/v1/legal-documents/vb_slow').set('X-Api-Key', acc.key);
-    expect(res.status).toBe(503);
-    expect(res.body.code).toBe('search_unavailable');
+    const res = await request(h.gw.app).get(path).set('X-Api-Key', acc.key);
+    expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([503, 'search_unavailable', '5']);
     const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', acc.key);
     expect(me.body.data.quota.monthly_used).toBe(0);
   });

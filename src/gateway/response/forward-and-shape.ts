@@ -3,6 +3,7 @@ import { ApiError } from '../../errors/api-error';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
 import type { UpstreamProxy } from '../proxy/upstream-proxy';
+import { upstreamUnavailable } from '../proxy/upstream-unavailable';
 import { shapeBody } from '../shaping/shape-body';
 import type { Outcome } from './finish';
 
@@ -47,7 +48,7 @@ export async function forwardAndShape(
       { req_id: ctx.requestId, upstream: proxy.name, err: (err as Error).message },
       'upstream unreachable',
     );
-    throw new ApiError('search_unavailable', { retryAfter: 5 });
+    throw upstreamUnavailable();
   } finally {
     ctx.upstreamMs = Math.round((performance.now() - t0) * 10) / 10;
     deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, (performance.now() - t0) / 1000);
@@ -60,7 +61,7 @@ export async function forwardAndShape(
     const message = upstreamMessage(reply.body);
     throw new ApiError('invalid_request', message ? { message } : {});
   }
-  if (reply.status !== 200) throw new ApiError('search_unavailable', { retryAfter: 5 });
+  if (reply.status !== 200) throw upstreamUnavailable();
   // The document exists and is new today, over the full-text cap (the meter reserved the call so
   // that an unknown id's 404 above still counts): 429, and settle gives the call back.
   if (ctx.reservation?.result.fullTextBlocked) {
@@ -76,7 +77,7 @@ export async function forwardAndShape(
   try {
     parsed = JSON.parse(reply.body.toString('utf8'));
   } catch {
-    throw new ApiError('search_unavailable', { retryAfter: 5 });
+    throw upstreamUnavailable();
   }
   const shaped = shapeBody(parsed, {
     route: route!,

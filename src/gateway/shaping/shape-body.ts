@@ -1,5 +1,5 @@
 import type { CompiledPlan } from '../../config/compile-config';
-import { ApiError } from '../../errors/api-error';
+import { upstreamUnavailable } from '../proxy/upstream-unavailable';
 import type { ResolvedRoute } from '../context';
 import { fieldPlanFor } from './field-plan';
 import type { FieldPlan } from './field-plan';
@@ -39,11 +39,11 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
   const ds = s.route.dataset!;
   const fp = fieldPlanFor(ds, s.plan);
   const meta = { locked_fields: fp.locked, upgrade_url: s.upgradeUrl };
-  if (!isRecord(upstream)) throw new ApiError('search_unavailable');
+  if (!isRecord(upstream)) throw upstreamUnavailable();
   if (s.route.kind === 'list') {
     const { data, total } = upstream;
     if (!Array.isArray(data) || typeof total !== 'number' || !Number.isFinite(total))
-      throw new ApiError('search_unavailable');
+      throw upstreamUnavailable();
     // One pass: keep the records, lock their fields, collect their ids.
     const rows: Row[] = [];
     const ids: string[] = [];
@@ -71,7 +71,7 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
     };
   }
   const { data } = upstream;
-  if (!isRecord(data)) throw new ApiError('search_unavailable');
+  if (!isRecord(data)) throw upstreamUnavailable();
   const record = s.route.kind === 'detail' ? lockFields(data, fp, s.previewChars) : data;
   return {
     body: { success: true, data: record, meta },
