@@ -126,7 +126,7 @@ export function errorResponses(
       description: group.map((c) => `\`${c}\`: ${ERROR_CATALOGUE[c].message}`).join(' | '),
       headers: responseHeaders({
         authenticated: group.some((c) => !BEFORE_AUTH.has(c)),
-        retryAfter: status === 429 ? 'required' : status === 503 ? 'optional' : 'none',
+        retryAfter: status === 429 || status === 503 ? 'required' : 'none',
       }),
       content: {
         'application/json': {

@@ -58,16 +58,13 @@ const QUOTA_HEADERS = [
   'RateLimit',
 ];
 
-/** Headers of one response: X-Request-Id always, quota headers when authenticated, Retry-After on 429. */
+/** Headers of one response: X-Request-Id always, quota headers when authenticated, Retry-After on 429 and 503. */
 export function responseHeaders(opts: {
   authenticated: boolean;
-  retryAfter: 'required' | 'optional' | 'none';
+  retryAfter: 'required' | 'none';
 }): Record<string, HeaderObject | RefObject> {
   const out: Record<string, HeaderObject | RefObject> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
   if (opts.authenticated) for (const h of QUOTA_HEADERS) out[h] = ref('headers', h);
   if (opts.retryAfter === 'required') out['Retry-After'] = ref('headers', 'Retry-After');
-  if (opts.retryAfter === 'optional') {
-    out['Retry-After'] = { ...HEADER_COMPONENTS['Retry-After']!, required: false };
-  }
   return out;
 }

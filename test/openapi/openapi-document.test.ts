@@ -114,7 +114,7 @@ describe('document generated from the registry', () => {
     }
   });
 
-  it('documents the quota and rate headers, Retry-After on 429', () => {
+  it('documents the quota and rate headers, Retry-After on every 429 and 503', () => {
     expect(Object.keys(doc.components.headers).sort()).toEqual(
       [
         'RateLimit',
@@ -127,9 +127,14 @@ describe('document generated from the registry', () => {
         'X-Request-Id',
       ].sort(),
     );
-    for (const [name, r] of Object.entries(doc.components.responses ?? {})) {
-      if (name.startsWith('Error429')) expect(r.headers!['Retry-After']).toBeDefined();
-    }
+    const withRetry = Object.entries(doc.components.responses ?? {}).filter(([name]) =>
+      /^Error(429|503)/.test(name),
+    );
+    expect(withRetry.map(([name]) => name.slice(5, 8)).sort()).toEqual(
+      expect.arrayContaining(['429', '503']),
+    );
+    for (const [, r] of withRetry)
+      expect(r.headers!['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
   });
 
   it('is built once per config object; a new config (hot reload) gets its own document', () => {
