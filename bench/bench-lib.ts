@@ -63,20 +63,28 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
-/** user + system CPU seconds of the given processes (their threads included). */
-export function cpuSeconds(pids: readonly number[]): number {
-  let ticks = 0;
+/** User and system CPU seconds of the given processes (their threads included). */
+export function cpuSplit(pids: readonly number[]): { user: number; system: number } {
+  let user = 0;
+  let system = 0;
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       // fields[0] is field 3 (state): utime is field 14, stime field 15.
-      ticks += Number(fields[11]) + Number(fields[12]);
+      user += Number(fields[11]);
+      system += Number(fields[12]);
     } catch {
       // exited
     }
   }
-  return ticks / CLK_TCK;
+  return { user: user / CLK_TCK, system: system / CLK_TCK };
+}
+
+/** user + system CPU seconds of the given processes (their threads included). */
+export function cpuSeconds(pids: readonly number[]): number {
+  const { user, system } = cpuSplit(pids);
+  return user + system;
 }
 
 /**

@@ -407,7 +407,11 @@ async function main(): Promise<void> {
     if (gw1 && t1 && d && OPEN_SECONDS > 0)
       open = await openLoopRounds(
         gen,
-        { a: direct, c: bare?.target, d: t1 },
+        {
+          a: { ...direct, pids: () => processTree(stub.pid) },
+          c: bare && { ...bare.target, pids: () => processTree(bare.pid) },
+          d: { ...t1, pids: () => processTree(gw1.pid) },
+        },
         Math.max(1, Math.round(d.rps / 2)),
         OPEN_SECONDS,
         ROUNDS,

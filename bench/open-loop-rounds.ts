@@ -9,7 +9,7 @@
 // so that the first second of load brings a full collection and regrows the young generation
 // (a 0.4-1.2 s stall with single requests waiting up to 660 ms, measured on the gateway). A round
 // measures the server under steady load at the rate, not its resumption after the other's round.
-import { middleBy, stealMsByCpu } from './bench-lib';
+import { cpuSplit, middleBy, stealMsByCpu, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { OpenLoop, OpenLoopResult } from './open-loop-client';
 
@@ -17,7 +17,18 @@ import type { OpenLoop, OpenLoopResult } from './open-loop-client';
  * One measured window, with the steal during it when the kernel reports it: on the server's CPU, and
  * on the others (the load generator, the stub, Redis), whose stalls delay every target.
  */
-export type OpenWindow = OpenLoopResult & { server_steal_ms?: number; load_steal_ms?: number };
+export type OpenWindow = OpenLoopResult & {
+  server_steal_ms?: number;
+  load_steal_ms?: number;
+  /**
+   * CPU time of the server under test during the window, as a share of one core's wall time: how
+   * busy it is at the rate, so how fast a queue left by a stall drains (at 100 % - this).
+   */
+  server_busy_pct?: number;
+  /** The kernel's part of it (system calls, wake-ups), in the same unit. */
+  server_sys_pct?: number;
+  server_cpu_us_per_req?: number;
+};
 
 export interface OpenRound {
   a: OpenWindow;
@@ -47,10 +58,13 @@ export interface OpenLoopComparison {
 
 const ms = (x: number): number => Math.round(x * 100) / 100;
 
+/** A target of the open loop, with the processes that serve it when their CPU is to be read. */
+export type OpenTarget = LoadTarget & { pids?: () => number[] };
+
 export interface OpenTargets {
-  a: LoadTarget;
-  c?: LoadTarget;
-  d: LoadTarget;
+  a: OpenTarget;
+  c?: OpenTarget;
+  d: OpenTarget;
 }
 
 export async function openLoopRounds(
@@ -65,10 +79,22 @@ export async function openLoopRounds(
   const rounds: OpenRound[] = [];
   // The generator keeps one pool per target for all rounds, its connections opened in the first
   // warm-up, as a client's pool would be: a round measures requests, not connection set-up.
-  const measure = async (t: LoadTarget): Promise<OpenWindow> => {
+  const measure = async (t: OpenTarget): Promise<OpenWindow> => {
     if (warmup > 0) await gen.run(t, rate, warmup);
     const before = serverCpu === undefined ? undefined : stealMsByCpu();
+    const pids = t.pids?.();
+    const cpu0 = pids ? cpuSplit(pids) : undefined;
+    const t0 = performance.now();
     const r: OpenWindow = await gen.run(t, rate, seconds);
+    if (pids && cpu0) {
+      const wall = (performance.now() - t0) / 1000;
+      const cpu1 = cpuSplit(pids);
+      const system = cpu1.system - cpu0.system;
+      const cpu = cpu1.user - cpu0.user + system;
+      r.server_busy_pct = Math.round((cpu / wall) * 100);
+      r.server_sys_pct = Math.round((system / wall) * 100);
+      r.server_cpu_us_per_req = usPerRequest(cpu, r.completed);
+    }
     const after = serverCpu === undefined ? undefined : stealMsByCpu();
     if (before && after && serverCpu !== undefined) {
       const diff = after.map((x, cpu) => x - (before[cpu] ?? x));
@@ -78,7 +104,8 @@ export async function openLoopRounds(
     return r;
   };
   const steal = (r: OpenWindow): string =>
-    r.server_steal_ms === undefined ? '' : ` (steal ${r.server_steal_ms} + ${r.load_steal_ms ?? 0} ms)`;
+    (r.server_steal_ms === undefined ? '' : ` (steal ${r.server_steal_ms} + ${r.load_steal_ms ?? 0} ms)`) +
+    (r.server_busy_pct === undefined ? '' : `, busy ${r.server_busy_pct} % (${r.server_sys_pct} % system)`);
   for (let i = 0; i < count; i++) {
     process.stdout.write(`open loop at ${rate} req/s, round ${i + 1}/${count}: (a) ... `);
     const a = await measure(targets.a);
@@ -130,6 +157,22 @@ function lateness(a: OpenLoopResult, c: OpenLoopResult | undefined, d: OpenLoopR
   return targets.map(([id, r]) => `${id} ${r.sent_late}, at most ${r.send_lag_max_ms} ms late`).join('; ');
 }
 
+/** How busy each server was at the rate: what a stall's queue drains at. */
+function busyLine(rounds: readonly OpenRound[]): string[] {
+  if (rounds.every((r) => r.d.server_busy_pct === undefined)) return [];
+  const one = (r: OpenRound): string =>
+    [r.a, ...(r.c ? [r.c] : []), r.d]
+      .map(
+        (w) =>
+          `${w.server_busy_pct ?? '?'} % (${w.server_sys_pct ?? '?'} % system, ${w.server_cpu_us_per_req ?? '?'} µs)`,
+      )
+      .join(' / ');
+  const order = rounds[0]?.c ? '(a) / (c) / (d)' : '(a) / (d)';
+  return [
+    `The server's CPU in each measured window, % of one core (the kernel's part) and µs per request, ${order} by round: ${rounds.map(one).join('; ')}.`,
+  ];
+}
+
 /** The host's share of the stalls: steal per window, when it was read. */
 function stealLine(rounds: readonly OpenRound[]): string[] {
   if (rounds.every((r) => r.d.server_steal_ms === undefined)) return [];
@@ -160,6 +203,7 @@ export function openLoopMarkdown(o: OpenLoopComparison): string[] {
     '',
     `The generator's own lateness in those windows (requests sent more than 2 ms after their slot, still timed from it): ${lateness(a, c, d)}.`,
     ...stealLine(o.rounds),
+    ...busyLine(o.rounds),
     `p99 added by the gateway over (a): ${o.median.p99_added_ms} ms, median of the rounds ${o.rounds.map((r) => r.p99_added_ms).join(', ')} (p50 added in the median round: ${ms(d.p50_ms - a.p50_ms)} ms).`,
     ...(o.c_p99_added_ms !== undefined
       ? [
