@@ -62,6 +62,7 @@ import type { Gateway, Server } from './gateway-setup';
 import { soak } from './gateway-soak';
 import { replicaHeap } from './deployment-heap';
 import { ab } from './gateway-ab';
+import { sweep } from './concurrency-sweep';
 import { summarizeProfile } from './profile-summary';
 import type { ProfileRow } from './profile-summary';
 
@@ -88,10 +89,15 @@ const OPEN_SECONDS = num('open-seconds', 10);
 /** Seconds at the open loop's rate before each measured window (see open-loop-rounds.ts). */
 const OPEN_WARMUP = num('open-warmup', 2);
 const ALL_TARGETS = ['a', 'b', 'c-http', 'c', 'd', 'e'];
-const ONLY = new Set((flag('only') ?? ALL_TARGETS.join(',')).split(','));
+// A sweep needs only (c) and (d).
+const ONLY = new Set(
+  (flag('only') ?? (flag('sweep') !== undefined ? 'c,d' : ALL_TARGETS.join(','))).split(','),
+);
 const LOG_LEVEL = flag('log-level') ?? 'info';
 const CPU_PROF = flag('cpu-prof') !== undefined;
 const SOAK = flag('soak');
+/** Connections per step of the concurrency sweep (concurrency-sweep.ts), instead of the bench's run. */
+const SWEEP = flag('sweep');
 const AB = flag('ab');
 /** Also measure (c) and (d) at this fixed offered rate (open loop): CPU per request at equal load. */
 const FIXED_RATE = num('fixed-rate', 0);
@@ -353,6 +359,18 @@ async function main(): Promise<void> {
       t1 = { url: `http://127.0.0.1:${g.port}${PATH}`, headers };
       sizes.d = await bodyBytes(t1);
       if (sizes.d.status !== 200) throw new Error(`gateway answered ${sizes.d.status}`);
+    }
+    if (SWEEP !== undefined) {
+      if (!bare || !gw1 || !t1) throw new Error('--sweep measures (c) and (d): do not leave either out');
+      return await sweep({
+        bare,
+        gateway: { ...gw1, target: t1 },
+        connections: (SWEEP || '1,2,4,8,32').split(',').map(Number),
+        seconds: DURATION,
+        warmup: WARMUP,
+        distNote,
+        notes: [...notes, pinning],
+      });
     }
     const rounds = { c: [] as Measured[], d: [] as Measured[], dc: [] as number[] };
     let evalsha = 0;
