@@ -81,6 +81,19 @@ export function cpuSplit(pids: readonly number[]): { user: number; system: numbe
   return { user: user / CLK_TCK, system: system / CLK_TCK };
 }
 
+/** What the given processes used while `run` ran: user and system CPU seconds, and the wall time. */
+export async function cpuDuring<T>(
+  pids: readonly number[],
+  run: () => Promise<T>,
+): Promise<{ result: T; user: number; system: number; wall: number }> {
+  const before = cpuSplit(pids);
+  const t0 = performance.now();
+  const result = await run();
+  const wall = (performance.now() - t0) / 1000;
+  const after = cpuSplit(pids);
+  return { result, user: after.user - before.user, system: after.system - before.system, wall };
+}
+
 /** user + system CPU seconds of the given processes (their threads included). */
 export function cpuSeconds(pids: readonly number[]): number {
   const { user, system } = cpuSplit(pids);

@@ -3,7 +3,7 @@
 // request. With one connection each request is handled alone, as in the open loop at half of (d)'s
 // peak; with 32, many share each turn of the event loop. What a request costs at each tells how
 // busy a server is at a given rate, so how fast it drains the queue a stall leaves.
-import { closedLoop, cpuSplit, machine, processTree, usPerRequest } from './bench-lib';
+import { closedLoop, cpuDuring, machine, processTree, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import { treeRevision, writeResults } from './gateway-report';
 import type { Gateway, Server } from './gateway-setup';
@@ -35,14 +35,12 @@ async function point(
   connections: number,
   seconds: number,
 ): Promise<SweepPoint> {
-  const pids = processTree(s.pid);
-  const before = cpuSplit(pids);
-  const t0 = performance.now();
-  const r = await closedLoop(s.target, connections, seconds);
-  const wall = (performance.now() - t0) / 1000;
-  const after = cpuSplit(pids);
-  const user = after.user - before.user;
-  const system = after.system - before.system;
+  const {
+    result: r,
+    user,
+    system,
+    wall,
+  } = await cpuDuring(processTree(s.pid), () => closedLoop(s.target, connections, seconds));
   return {
     target: id,
     connections,

@@ -9,7 +9,7 @@
 // so that the first second of load brings a full collection and regrows the young generation
 // (a 0.4-1.2 s stall with single requests waiting up to 660 ms, measured on the gateway). A round
 // measures the server under steady load at the rate, not its resumption after the other's round.
-import { cpuSplit, middleBy, stealMsByCpu, usPerRequest } from './bench-lib';
+import { cpuDuring, middleBy, stealMsByCpu, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { OpenLoop, OpenLoopResult } from './open-loop-client';
 
@@ -83,16 +83,12 @@ export async function openLoopRounds(
     if (warmup > 0) await gen.run(t, rate, warmup);
     const before = serverCpu === undefined ? undefined : stealMsByCpu();
     const pids = t.pids?.();
-    const cpu0 = pids ? cpuSplit(pids) : undefined;
-    const t0 = performance.now();
-    const r: OpenWindow = await gen.run(t, rate, seconds);
-    if (pids && cpu0) {
-      const wall = (performance.now() - t0) / 1000;
-      const cpu1 = cpuSplit(pids);
-      const system = cpu1.system - cpu0.system;
-      const cpu = cpu1.user - cpu0.user + system;
-      r.server_busy_pct = Math.round((cpu / wall) * 100);
-      r.server_sys_pct = Math.round((system / wall) * 100);
+    const used = await cpuDuring(pids ?? [], () => gen.run(t, rate, seconds));
+    const r: OpenWindow = used.result;
+    if (pids) {
+      const cpu = used.user + used.system;
+      r.server_busy_pct = Math.round((cpu / used.wall) * 100);
+      r.server_sys_pct = Math.round((used.system / used.wall) * 100);
       r.server_cpu_us_per_req = usPerRequest(cpu, r.completed);
     }
     const after = serverCpu === undefined ? undefined : stealMsByCpu();
