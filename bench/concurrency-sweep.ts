@@ -2,11 +2,14 @@
 // loop at each number of connections in turn: throughput and the server's user and system CPU per
 // request. With one connection each request is handled alone, as in the open loop at half of (d)'s
 // peak; with 32, many share each turn of the event loop. What a request costs at each tells how
-// busy a server is at a given rate, so how fast it drains the queue a stall leaves.
+// busy a server is at a given rate, so how fast it drains the queue a stall leaves. With --perf,
+// each server's main thread is also sampled by perf(1) and its CPU split by kind of work.
 import { closedLoop, cpuDuring, machine, processTree, usPerRequest } from './bench-lib';
-import type { LoadTarget } from './bench-lib';
+import type { LoadResult, LoadTarget } from './bench-lib';
 import { treeRevision, writeResults } from './gateway-report';
 import type { Gateway, Server } from './gateway-setup';
+import { NATIVE_KINDS, isJsWork, nativeDuring, perRequest } from './native-profile';
+import type { NativeKind } from './native-profile';
 
 export interface SweepOptions {
   bare: Server & { target: LoadTarget };
@@ -14,6 +17,8 @@ export interface SweepOptions {
   connections: number[];
   seconds: number;
   warmup: number;
+  /** Also sample each server's main thread with perf(1): its CPU per request by kind of work. */
+  perf: boolean;
   distNote: string;
   notes: string[];
 }
@@ -27,20 +32,32 @@ export interface SweepPoint {
   system_us_per_req: number;
   /** CPU of the server as a share of one core over the window. */
   busy_pct: number;
+  /** With --perf: the main thread's CPU µs per request by kind of work (native-profile.ts). */
+  native_us_per_req?: Partial<Record<NativeKind, number>>;
 }
+
+const PERF_HZ = 1999;
 
 async function point(
   id: 'c' | 'd',
   s: Server & { target: LoadTarget },
   connections: number,
   seconds: number,
+  perf: boolean,
 ): Promise<SweepPoint> {
+  const load = (): Promise<LoadResult> => closedLoop(s.target, connections, seconds);
+  let native: Partial<Record<NativeKind, number>> | undefined;
   const {
     result: r,
     user,
     system,
     wall,
-  } = await cpuDuring(processTree(s.pid), () => closedLoop(s.target, connections, seconds));
+  } = await cpuDuring(processTree(s.pid), async () => {
+    if (!perf) return load();
+    const { result, counts } = await nativeDuring(s.pid, load, PERF_HZ);
+    native = perRequest(counts, PERF_HZ, result.requests);
+    return result;
+  });
   return {
     target: id,
     connections,
@@ -49,7 +66,32 @@ async function point(
     user_us_per_req: usPerRequest(user, r.requests),
     system_us_per_req: usPerRequest(system, r.requests),
     busy_pct: Math.round(((user + system) / wall) * 100),
+    ...(native ? { native_us_per_req: native } : {}),
   };
+}
+
+const sum = (xs: number[]): number => Math.round(xs.reduce((a, b) => a + b, 0) * 10) / 10;
+
+/** (c) and (d) side by side by kind of work, the gateway's extra split into running JS and the rest. */
+export function nativeTable(c: SweepPoint, d: SweepPoint): string {
+  const cn = c.native_us_per_req ?? {};
+  const dn = d.native_us_per_req ?? {};
+  const lines = [
+    `perf, main thread, µs a request at ${c.connections} connection(s): kind | (c) | (d) | (d) − (c)`,
+  ];
+  for (const kind of NATIVE_KINDS) {
+    const a = cn[kind] ?? 0;
+    const b = dn[kind] ?? 0;
+    if (a || b) lines.push(`  ${kind} | ${a} | ${b} | ${Math.round((b - a) * 10) / 10}`);
+  }
+  const part = (n: typeof cn, js: boolean): number =>
+    sum(NATIVE_KINDS.filter((k) => isJsWork(k) === js).map((k) => n[k] ?? 0));
+  const [cJs, dJs, cRest, dRest] = [part(cn, true), part(dn, true), part(cn, false), part(dn, false)];
+  lines.push(
+    `  running JavaScript | ${cJs} | ${dJs} | ${sum([dJs, -cJs])}`,
+    `  everything else (JSON, UTF-8, GC, node, libc, kernel) | ${cRest} | ${dRest} | ${sum([dRest, -cRest])}`,
+  );
+  return lines.join('\n');
 }
 
 export async function sweep(o: SweepOptions): Promise<void> {
@@ -58,12 +100,14 @@ export async function sweep(o: SweepOptions): Promise<void> {
   const points: SweepPoint[] = [];
   for (const connections of o.connections) {
     for (const id of ['c', 'd'] as const) {
-      const p = await point(id, servers[id], connections, o.seconds);
+      const p = await point(id, servers[id], connections, o.seconds, o.perf);
       points.push(p);
       console.log(
         `(${id}) ${connections} connection(s): ${p.rps} req/s, p99 ${p.p99_ms} ms, CPU ${p.user_us_per_req} µs user + ${p.system_us_per_req} µs system a request, ${p.busy_pct} % of a core`,
       );
     }
+    const [c, d] = points.slice(-2);
+    if (o.perf && c && d) console.log(nativeTable(c, d));
   }
   const file = writeResults('gateway-sweep', {
     date: new Date().toISOString(),

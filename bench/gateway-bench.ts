@@ -25,6 +25,9 @@
 //        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
 //        with node flags or another log level; with --fixed-rate, --idle=S measures resumption after
 //        S idle seconds instead; nothing else)
+//        --sweep[=1,2,4,8,32] ((c) and (d) in closed loop at each number of connections: user and
+//        system CPU per request; nothing else) --perf (with --sweep: each one's main thread sampled
+//        by perf(1), its CPU per request by kind of work, bench/native-profile.ts)
 // Every gateway runs with the heap a production replica has (bench/deployment-heap.ts: the prod
 // overlay's memory limit as Node sizes the heap from it); --d-node-args / --b-node-args can override it.
 // Results: bench/results/gateway-<date>.json and gateway-latest.json (soak: gateway-soak-*.json).
@@ -63,6 +66,7 @@ import { soak } from './gateway-soak';
 import { replicaHeap } from './deployment-heap';
 import { ab } from './gateway-ab';
 import { sweep } from './concurrency-sweep';
+import { perfAvailable } from './native-profile';
 import { summarizeProfile } from './profile-summary';
 import type { ProfileRow } from './profile-summary';
 
@@ -98,6 +102,8 @@ const CPU_PROF = flag('cpu-prof') !== undefined;
 const SOAK = flag('soak');
 /** Connections per step of the concurrency sweep (concurrency-sweep.ts), instead of the bench's run. */
 const SWEEP = flag('sweep');
+/** With --sweep: also sample each server's main thread with perf(1) (native-profile.ts). */
+const PERF = flag('perf') !== undefined;
 const AB = flag('ab');
 /** Also measure (c) and (d) at this fixed offered rate (open loop): CPU per request at equal load. */
 const FIXED_RATE = num('fixed-rate', 0);
@@ -110,6 +116,13 @@ const note = (s: string): void => {
   notes.push(s);
   console.log(`note: ${s}`);
 };
+
+/** Whether perf(1) can sample here; a note says so when it cannot. */
+function perfOrSay(): boolean {
+  if (perfAvailable()) return true;
+  note('--perf: perf(1) cannot sample on this machine (not installed, or not allowed); no split by kind');
+  return false;
+}
 
 // ---------------------------------------------------------------- measuring
 
@@ -368,6 +381,7 @@ async function main(): Promise<void> {
         connections: (SWEEP || '1,2,4,8,32').split(',').map(Number),
         seconds: DURATION,
         warmup: WARMUP,
+        perf: PERF && perfOrSay(),
         distNote,
         notes: [...notes, pinning],
       });
