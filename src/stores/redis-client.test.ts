@@ -1,10 +1,12 @@
 import { Cluster, Redis } from 'ioredis';
-import { connectRedis } from './redis-client';
+import { connectRedis, waitForReady } from './redis-client';
 import type { RedisClient } from './redis-client';
+import { TEST_REDIS_URL } from '../../test/support/databases';
 
 const opened: RedisClient[] = [];
+// These tests read how a URL is taken, not a connection: nothing connects, so nothing is left to close.
 const open = (url: string): RedisClient => {
-  const c = connectRedis(url, { maxBackoffMs: 50 });
+  const c = connectRedis(url, { maxBackoffMs: 50, lazyConnect: true });
   opened.push(c);
   return c;
 };
@@ -15,6 +17,14 @@ afterEach(() => {
 describe('REDIS_URL', () => {
   it('takes one redis:// URL as a single node', () => {
     expect(open('redis://127.0.0.1:6399')).toBeInstanceOf(Redis);
+  });
+
+  it('connects at once unless asked to wait for the first command', async () => {
+    const eager = connectRedis(TEST_REDIS_URL, { maxBackoffMs: 50 });
+    opened.push(eager);
+    expect(eager.status).toBe('connecting');
+    await waitForReady(eager);
+    expect(open(TEST_REDIS_URL).status).toBe('wait');
   });
 
   it('takes a comma-separated list of URLs as the seed nodes of a Redis Cluster', () => {

@@ -17,6 +17,12 @@ export interface RedisClientOptions {
   offlineQueue?: boolean;
   /** Connection errors: the gateway logs them; never left unhandled (that would crash the process). */
   onError?: (err: Error) => void;
+  /**
+   * Connect on the first command (or `connect()`) instead of at once: for a caller that only
+   * inspects the client. A client disconnected after a refused connect keeps ioredis' 2 s
+   * disconnect timer alive, holding its process open that long.
+   */
+  lazyConnect?: boolean;
 }
 
 /** A single node, or a Redis Cluster: the stores use either alike (keys of one account share a slot). */
@@ -47,6 +53,7 @@ export function connectRedis(url: string, opts: RedisClientOptions = {}): RedisC
   const node = nodeOptions(opts);
   const client = new Cluster(nodes, {
     enableOfflineQueue: node.enableOfflineQueue,
+    lazyConnect: node.lazyConnect,
     clusterRetryStrategy: node.retryStrategy,
     slotsRefreshTimeout: node.connectTimeout,
     // Managed TLS clusters announce node names that certificates are issued for: no re-resolving.
@@ -120,6 +127,7 @@ function nodeOptions(opts: RedisClientOptions): RedisOptions {
     maxRetriesPerRequest: offlineQueue ? 1 : 0,
     retryStrategy: (times: number) =>
       Math.min(maxBackoff, 50 * 2 ** Math.min(times, 8)) + Math.floor(Math.random() * 50),
+    lazyConnect: opts.lazyConnect ?? false,
   };
 }
 
