@@ -64,6 +64,7 @@ import {
 import type { Gateway, Server } from './gateway-setup';
 import { soak } from './gateway-soak';
 import { replicaHeap } from './deployment-heap';
+import type { ReplicaHeap } from './deployment-heap';
 import { ab } from './gateway-ab';
 import { sweep } from './concurrency-sweep';
 import { perfAvailable } from './native-profile';
@@ -266,8 +267,10 @@ async function main(): Promise<void> {
       REDIS_URL,
       ADMIN_JWT_SECRET: secret,
     };
-    const heap = replicaHeap();
-    note(heap.note);
+    // Read from the prod overlay (kubectl kustomize) only when a gateway will run.
+    const runsGateway = AB !== undefined || SOAK !== undefined || ONLY.has('d') || ONLY.has('e');
+    const heap: ReplicaHeap = runsGateway ? replicaHeap() : { flags: [], note: '' };
+    if (runsGateway) note(heap.note);
     if (AB) {
       return await ab({
         env,
