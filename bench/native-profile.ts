@@ -44,7 +44,7 @@ export function isJsWork(kind: NativeKind): boolean {
 export function classifySample(sym: string, dso: string): NativeKind {
   if (dso.includes('kernel')) return 'kernel';
   // Code V8 generated at run time: no file behind it, or named by a --perf-basic-prof map.
-  if (dso === '[unknown]' || dso.startsWith('[JIT]') || /perf-\d+\.map$/.test(dso)) {
+  if (dso === '[unknown]' || dso === '//anon' || dso.startsWith('[JIT]') || /perf-\d+\.map$/.test(dso)) {
     return 'JavaScript (JIT code)';
   }
   if (/\/?lib[^/]*\.so/.test(dso)) return 'libc';

@@ -12,6 +12,8 @@ describe('sorting perf samples into kinds of work', () => {
     ['_raw_spin_lock', '[kernel.kallsyms]', 'kernel'],
     ['__vdso_clock_gettime', '[vdso]', 'kernel'],
     ['[unknown]', '[unknown]', 'JavaScript (JIT code)'],
+    ['[unknown]', '//anon', 'JavaScript (JIT code)'],
+    ['[unknown]', '[JIT] tid 8213', 'JavaScript (JIT code)'],
     ['LazyCompile:*handle /srv/dist/gateway/handler.js:26', '/tmp/perf-8225.map', 'JavaScript (JIT code)'],
     ['__memmove_avx512_unaligned_erms', '/usr/lib/x86_64-linux-gnu/libc.so.6', 'libc'],
     ['Builtins_KeyedLoadIC_Megamorphic', '/usr/local/bin/node', 'V8 inline caches'],
