@@ -94,6 +94,11 @@ export async function cpuDuring<T>(
   return { result, user: after.user - before.user, system: after.system - before.system, wall };
 }
 
+/** CPU seconds over a wall-clock window as a whole-number percentage of one core. */
+export function percentOfCore(cpuS: number, wallS: number): number {
+  return wallS > 0 ? Math.round((cpuS / wallS) * 100) : 0;
+}
+
 /** user + system CPU seconds of the given processes (their threads included). */
 export function cpuSeconds(pids: readonly number[]): number {
   const { user, system } = cpuSplit(pids);

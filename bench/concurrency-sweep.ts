@@ -4,11 +4,11 @@
 // peak; with 32, many share each turn of the event loop. What a request costs at each tells how
 // busy a server is at a given rate, so how fast it drains the queue a stall leaves. With --perf,
 // each server's main thread is also sampled by perf(1) and its CPU split by kind of work.
-import { closedLoop, cpuDuring, machine, processTree, usPerRequest } from './bench-lib';
+import { closedLoop, cpuDuring, machine, percentOfCore, processTree, usPerRequest } from './bench-lib';
 import type { LoadResult, LoadTarget } from './bench-lib';
 import { treeRevision, writeResults } from './gateway-report';
 import type { Gateway, Server } from './gateway-setup';
-import { NATIVE_KINDS, isJsWork, nativeDuring, perRequest } from './native-profile';
+import { NATIVE_KINDS, PERF_HZ, isJsWork, nativeDuring, perRequest } from './native-profile';
 import type { NativeKind } from './native-profile';
 
 export interface SweepOptions {
@@ -35,8 +35,6 @@ export interface SweepPoint {
   /** With --perf: the main thread's CPU µs per request by kind of work (native-profile.ts). */
   native_us_per_req?: Partial<Record<NativeKind, number>>;
 }
-
-const PERF_HZ = 1999;
 
 async function point(
   id: 'c' | 'd',
@@ -65,11 +63,12 @@ async function point(
     p99_ms: r.p99_ms,
     user_us_per_req: usPerRequest(user, r.requests),
     system_us_per_req: usPerRequest(system, r.requests),
-    busy_pct: Math.round(((user + system) / wall) * 100),
+    busy_pct: percentOfCore(user + system, wall),
     ...(native ? { native_us_per_req: native } : {}),
   };
 }
 
+/** The sum to a tenth of a µs, as the per-kind figures are. */
 const sum = (xs: number[]): number => Math.round(xs.reduce((a, b) => a + b, 0) * 10) / 10;
 
 /** (c) and (d) side by side by kind of work, the gateway's extra split into running JS and the rest. */
@@ -82,7 +81,7 @@ export function nativeTable(c: SweepPoint, d: SweepPoint): string {
   for (const kind of NATIVE_KINDS) {
     const a = cn[kind] ?? 0;
     const b = dn[kind] ?? 0;
-    if (a || b) lines.push(`  ${kind} | ${a} | ${b} | ${Math.round((b - a) * 10) / 10}`);
+    if (a || b) lines.push(`  ${kind} | ${a} | ${b} | ${sum([b, -a])}`);
   }
   const part = (n: typeof cn, js: boolean): number =>
     sum(NATIVE_KINDS.filter((k) => isJsWork(k) === js).map((k) => n[k] ?? 0));

@@ -27,6 +27,9 @@ export const NATIVE_KINDS = [
 ] as const;
 export type NativeKind = (typeof NATIVE_KINDS)[number];
 
+/** Samples per CPU second; odd, so it does not beat with timers at round periods. */
+export const PERF_HZ = 1999;
+
 const JS_WORK: readonly NativeKind[] = [
   'JavaScript (JIT code)',
   'V8 inline caches',
@@ -105,7 +108,7 @@ export function perfAvailable(): boolean {
 export async function nativeDuring<T>(
   tid: number,
   run: () => Promise<T>,
-  hz = 1999,
+  hz = PERF_HZ,
 ): Promise<{ result: T; counts: Map<NativeKind, number> }> {
   const dir = mkdtempSync(join(tmpdir(), 'lk-bench-perf-'));
   const file = join(dir, 'perf.data');

@@ -9,7 +9,7 @@
 // so that the first second of load brings a full collection and regrows the young generation
 // (a 0.4-1.2 s stall with single requests waiting up to 660 ms, measured on the gateway). A round
 // measures the server under steady load at the rate, not its resumption after the other's round.
-import { cpuDuring, middleBy, stealMsByCpu, usPerRequest } from './bench-lib';
+import { cpuDuring, middleBy, percentOfCore, stealMsByCpu, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { OpenLoop, OpenLoopResult } from './open-loop-client';
 
@@ -87,8 +87,8 @@ export async function openLoopRounds(
     const r: OpenWindow = used.result;
     if (pids) {
       const cpu = used.user + used.system;
-      r.server_busy_pct = Math.round((cpu / used.wall) * 100);
-      r.server_sys_pct = Math.round((used.system / used.wall) * 100);
+      r.server_busy_pct = percentOfCore(cpu, used.wall);
+      r.server_sys_pct = percentOfCore(used.system, used.wall);
       r.server_cpu_us_per_req = usPerRequest(cpu, r.completed);
     }
     const after = serverCpu === undefined ? undefined : stealMsByCpu();
