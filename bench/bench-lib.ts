@@ -147,6 +147,15 @@ export async function gatewayMetrics(adminPort: number): Promise<MetricLookup> {
   };
 }
 
+/** prom-client's count of the process's full (mark-compact) collections since its start. */
+export const FULL_GC_SERIES = 'nodejs_gc_duration_seconds_count{kind="major"}';
+
+/** A gateway's full collections so far, or undefined when its /metrics cannot be read. */
+export async function fullGcCount(adminPort: number): Promise<number | undefined> {
+  const value = await gatewayMetrics(adminPort).catch(() => undefined);
+  return value?.(FULL_GC_SERIES) ?? undefined;
+}
+
 /** Bytes in MiB to one decimal: how every figure of the benches labelled MB is written. */
 export function mib(bytes: number): number {
   return Math.round((bytes / 1048576) * 10) / 10;

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import {
   closedLoop,
   cpuSeconds,
+  FULL_GC_SERIES,
   gatewayMetrics,
   machine,
   mib,
@@ -76,7 +77,7 @@ interface GcTotals {
 async function gcTotals(gw: Gateway): Promise<GcTotals> {
   const value = await gatewayMetrics(gw.adminPort);
   return {
-    major: value('nodejs_gc_duration_seconds_count{kind="major"}') ?? 0,
+    major: value(FULL_GC_SERIES) ?? 0,
     minorSeconds: value('nodejs_gc_duration_seconds_sum{kind="minor"}') ?? 0,
   };
 }

@@ -37,7 +37,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { closedLoop, cpuSeconds, machine, processTree, rssBytes, usPerRequest } from './bench-lib';
+import {
+  closedLoop,
+  cpuSeconds,
+  fullGcCount,
+  machine,
+  processTree,
+  rssBytes,
+  usPerRequest,
+} from './bench-lib';
 import type { LoadResult, LoadTarget } from './bench-lib';
 import { markdown, median, medianRun, ratio, treeRevision, writeResults } from './gateway-report';
 import { openLoopRounds } from './open-loop-rounds';
@@ -445,7 +453,7 @@ async function main(): Promise<void> {
         {
           a: { ...direct, pids: () => processTree(stub.pid) },
           c: bare && { ...bare.target, pids: () => processTree(bare.pid) },
-          d: { ...t1, pids: () => processTree(gw1.pid) },
+          d: { ...t1, pids: () => processTree(gw1.pid), fullGcs: () => fullGcCount(gw1.adminPort) },
         },
         Math.max(1, Math.round(d.rps / 2)),
         OPEN_SECONDS,

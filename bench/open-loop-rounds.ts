@@ -28,6 +28,11 @@ export type OpenWindow = OpenLoopResult & {
   /** The kernel's part of it (system calls, wake-ups), in the same unit. */
   server_sys_pct?: number;
   server_cpu_us_per_req?: number;
+  /**
+   * The server's full (mark-compact) collections during the window, when it reports them (the
+   * gateway's /metrics): one inside a window is enough to put its p99 over the line (step 23).
+   */
+  server_full_gcs?: number;
 };
 
 export interface OpenRound {
@@ -58,8 +63,11 @@ export interface OpenLoopComparison {
 
 const ms = (x: number): number => Math.round(x * 100) / 100;
 
-/** A target of the open loop, with the processes that serve it when their CPU is to be read. */
-export type OpenTarget = LoadTarget & { pids?: () => number[] };
+/**
+ * A target of the open loop, with the processes that serve it when their CPU is to be read, and its
+ * count of full collections so far when it reports one.
+ */
+export type OpenTarget = LoadTarget & { pids?: () => number[]; fullGcs?: () => Promise<number | undefined> };
 
 export interface OpenTargets {
   a: OpenTarget;
@@ -81,6 +89,7 @@ export async function openLoopRounds(
   // warm-up, as a client's pool would be: a round measures requests, not connection set-up.
   const measure = async (t: OpenTarget): Promise<OpenWindow> => {
     if (warmup > 0) await gen.run(t, rate, warmup);
+    const gcsBefore = await t.fullGcs?.();
     const before = serverCpu === undefined ? undefined : stealMsByCpu();
     const pids = t.pids?.();
     const used = await cpuDuring(pids ?? [], () => gen.run(t, rate, seconds));
@@ -97,11 +106,14 @@ export async function openLoopRounds(
       r.server_steal_ms = Math.round(diff[serverCpu] ?? 0);
       r.load_steal_ms = Math.round(diff.reduce((sum, x, cpu) => (cpu === serverCpu ? sum : sum + x), 0));
     }
+    const gcsAfter = gcsBefore === undefined ? undefined : await t.fullGcs?.();
+    if (gcsBefore !== undefined && gcsAfter !== undefined) r.server_full_gcs = gcsAfter - gcsBefore;
     return r;
   };
   const steal = (r: OpenWindow): string =>
     (r.server_steal_ms === undefined ? '' : ` (steal ${r.server_steal_ms} + ${r.load_steal_ms ?? 0} ms)`) +
-    (r.server_busy_pct === undefined ? '' : `, busy ${r.server_busy_pct} % (${r.server_sys_pct} % system)`);
+    (r.server_busy_pct === undefined ? '' : `, busy ${r.server_busy_pct} % (${r.server_sys_pct} % system)`) +
+    (r.server_full_gcs ? `, ${r.server_full_gcs} full GC` : '');
   for (let i = 0; i < count; i++) {
     process.stdout.write(`open loop at ${rate} req/s, round ${i + 1}/${count}: (a) ... `);
     const a = await measure(targets.a);
@@ -169,6 +181,21 @@ function busyLine(rounds: readonly OpenRound[]): string[] {
   ];
 }
 
+/** The gateway's full collections per measured window, when it reported them. */
+function fullGcLine(rounds: readonly OpenRound[]): string[] {
+  if (rounds.every((r) => r.d.server_full_gcs === undefined)) return [];
+  const counts = rounds.map((r) => r.d.server_full_gcs ?? '?');
+  const within = (gc: boolean): string => {
+    const added = rounds
+      .filter((r) => r.d.server_full_gcs !== undefined && r.d.server_full_gcs > 0 === gc)
+      .map((r) => r.p99_added_ms);
+    return added.length === 0 ? 'none' : added.join(', ');
+  };
+  return [
+    `Full GCs of the gateway in each measured window (its /metrics), by round: ${counts.join(', ')}; p99 added in the windows with one: ${within(true)}; without: ${within(false)}.`,
+  ];
+}
+
 /** The host's share of the stalls: steal per window, when it was read. */
 function stealLine(rounds: readonly OpenRound[]): string[] {
   if (rounds.every((r) => r.d.server_steal_ms === undefined)) return [];
@@ -200,6 +227,7 @@ export function openLoopMarkdown(o: OpenLoopComparison): string[] {
     `The generator's own lateness in those windows (requests sent more than 2 ms after their slot, still timed from it): ${lateness(a, c, d)}.`,
     ...stealLine(o.rounds),
     ...busyLine(o.rounds),
+    ...fullGcLine(o.rounds),
     `p99 added by the gateway over (a): ${o.median.p99_added_ms} ms, median of the rounds ${o.rounds.map((r) => r.p99_added_ms).join(', ')} (p50 added in the median round: ${ms(d.p50_ms - a.p50_ms)} ms).`,
     ...(o.c_p99_added_ms !== undefined
       ? [
