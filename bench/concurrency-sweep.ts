@@ -44,18 +44,11 @@ async function point(
   perf: boolean,
 ): Promise<SweepPoint> {
   const load = (): Promise<LoadResult> => closedLoop(s.target, connections, seconds);
-  let native: Partial<Record<NativeKind, number>> | undefined;
-  const {
-    result: r,
-    user,
-    system,
-    wall,
-  } = await cpuDuring(processTree(s.pid), async () => {
-    if (!perf) return load();
-    const { result, counts } = await nativeDuring(s.pid, load, PERF_HZ);
-    native = perRequest(counts, PERF_HZ, result.requests);
-    return result;
-  });
+  const sampled = (): Promise<{ result: LoadResult; counts?: Map<NativeKind, number> }> =>
+    perf ? nativeDuring(s.pid, load, PERF_HZ) : load().then((result) => ({ result }));
+  const { result, user, system, wall } = await cpuDuring(processTree(s.pid), sampled);
+  const r = result.result;
+  const native = result.counts && perRequest(result.counts, PERF_HZ, r.requests);
   return {
     target: id,
     connections,
