@@ -29,8 +29,6 @@ export interface AdminDeps {
   verify: AdminVerifier;
   /** Extra read-only sections of GET /admin/accounts/{id} (e.g. bulk-extraction shares). */
   accountDetails?: (account: Account) => Promise<Record<string, unknown>>;
-  /** Unauthenticated operational routes: /metrics, /healthz, /readyz, /.well-known/jwks.json. */
-  mountOps?: (app: express.Express) => void;
 }
 
 function parse<T>(schema: ZodType<T>, body: unknown): T {
@@ -47,7 +45,6 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  deps.mountOps?.(app);
   const account = async (id: string): Promise<Account> => {
     const a = await deps.accounts.getAccount(id);
     if (!a) throw new ApiError('not_found', { message: 'Không tìm thấy tài khoản.' });

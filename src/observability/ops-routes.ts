@@ -1,4 +1,4 @@
-import type express from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { IdentitySigner } from '../gateway/identity-signer';
 
@@ -7,47 +7,73 @@ export interface ReadinessCheck {
   check(): Promise<boolean>;
 }
 
+export interface OpsDeps {
+  registry: Registry;
+  identity: IdentitySigner;
+  readiness: ReadinessCheck[];
+  /** The text /metrics serves, when not this registry's alone (a cluster worker: all workers'). */
+  metricsText?: () => Promise<string>;
+}
+
+/** Answers the request when it is one of the operational routes; false leaves it to the next listener. */
+export type OpsRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * Operational routes on the admin port: /healthz (process alive), /readyz (config, stores and
  * upstreams reachable), /metrics (Prometheus text) and the JWKS upstreams verify assertions with.
+ *
+ * On node's request and response, written as the public pipeline writes (one writeHead with
+ * name/value pairs, then the bytes), not through Express: Express gives every request and response
+ * it serves other prototypes, and node's HTTP code, optimised for the public port's objects, was
+ * deoptimised again at each of the first scrapes and probes (20–46 functions each, step 24 of
+ * docs/gateway-performance.md), in the middle of the public traffic.
  */
-export function mountOpsRoutes(
-  app: express.Express,
-  deps: {
-    registry: Registry;
-    identity: IdentitySigner;
-    readiness: ReadinessCheck[];
-    /** The text /metrics serves, when not this registry's alone (a cluster worker: all workers'). */
-    metricsText?: () => Promise<string>;
-  },
-): void {
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const results = await Promise.all(
-      deps.readiness.map(async (c) => [c.name, await c.check().catch(() => false)] as const),
-    );
-    const ready = results.every(([, ok]) => ok);
-    res
-      .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) });
-  });
-  app.get('/metrics', async (_req, res) => {
-    let text: string;
-    try {
-      text = deps.metricsText ? await deps.metricsText() : await deps.registry.metrics();
-    } catch (err) {
-      res
-        .status(503)
-        .type('text/plain')
-        .end(`metrics unavailable: ${(err as Error).message}\n`);
-      return;
-    }
-    res.setHeader('Content-Type', deps.registry.contentType);
-    res.end(text);
-  });
-  app.get('/.well-known/jwks.json', (_req, res) => {
-    res.json(deps.identity.jwks());
-  });
+export function createOpsRoutes(deps: OpsDeps): OpsRoutes {
+  const send = (res: ServerResponse, status: number, type: string, text: string, head: boolean): void => {
+    const body = Buffer.from(text);
+    res.writeHead(status, ['Content-Type', type, 'Content-Length', String(body.length)]);
+    res.end(head ? undefined : body);
+  };
+  const json = (res: ServerResponse, status: number, value: unknown, head: boolean): void =>
+    send(res, status, JSON_TYPE, JSON.stringify(value), head);
+
+  const routes: Record<string, (res: ServerResponse, head: boolean) => void | Promise<void>> = {
+    '/healthz': (res, head) => json(res, 200, { status: 'ok' }, head),
+    '/readyz': async (res, head) => {
+      const results = await Promise.all(
+        deps.readiness.map(async (c) => [c.name, await c.check().catch(() => false)] as const),
+      );
+      const ready = results.every(([, ok]) => ok);
+      const body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) };
+      json(res, ready ? 200 : 503, body, head);
+    },
+    '/metrics': async (res, head) => {
+      let text: string;
+      try {
+        text = deps.metricsText ? await deps.metricsText() : await deps.registry.metrics();
+      } catch (err) {
+        send(res, 503, 'text/plain; charset=utf-8', `metrics unavailable: ${(err as Error).message}\n`, head);
+        return;
+      }
+      send(res, 200, deps.registry.contentType, text, head);
+    },
+    '/.well-known/jwks.json': (res, head) => json(res, 200, deps.identity.jwks(), head),
+  };
+
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    // As Express matched them: any case, with or without one trailing slash.
+    const path = (q === -1 ? url : url.slice(0, q)).toLowerCase().replace(/(.)\/$/, '$1');
+    const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
+    if (!route) return false;
+    void Promise.resolve(route(res, req.method === 'HEAD')).catch(() => {
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error\n', false);
+      else res.destroy();
+    });
+    return true;
+  };
 }

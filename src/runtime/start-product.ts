@@ -19,7 +19,7 @@ import { createIdentitySigner } from '../gateway/identity-signer';
 import { SqlCreditLedger } from '../metering/credit-ledger';
 import { createGatewayMetrics } from '../observability/gateway-metrics';
 import { clusterMetricsSource } from '../observability/cluster-metrics';
-import { mountOpsRoutes } from '../observability/ops-routes';
+import { createOpsRoutes } from '../observability/ops-routes';
 import { systemClock } from '../util/clock';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
@@ -163,22 +163,26 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       secret: opts.adminJwksUrl ? undefined : secret,
       jwksUrl: opts.adminJwksUrl,
     }),
-    mountOps: (app) =>
-      mountOpsRoutes(app, {
-        registry: metrics.registry,
-        metricsText: opts.clusterWorker ? clusterMetricsSource(metrics.registry) : undefined,
-        identity,
-        readiness: [
-          { name: 'config', check: () => Promise.resolve(true) },
-          { name: 'database', check: async () => (await db.query('SELECT 1 AS ok')).rows.length === 1 },
-          { name: 'counters', check: () => stores.ping() },
-          { name: 'upstreams', check: async () => (await health.pollOnce(), health.allUp()) },
-        ],
-      }),
+  });
+  // Unauthenticated operational routes, ahead of the admin API: scrapes and probes never go through Express.
+  const ops = createOpsRoutes({
+    registry: metrics.registry,
+    metricsText: opts.clusterWorker ? clusterMetricsSource(metrics.registry) : undefined,
+    identity,
+    readiness: [
+      { name: 'config', check: () => Promise.resolve(true) },
+      { name: 'database', check: async () => (await db.query('SELECT 1 AS ok')).rows.length === 1 },
+      { name: 'counters', check: () => stores.ping() },
+      { name: 'upstreams', check: async () => (await health.pollOnce(), health.allUp()) },
+    ],
   });
 
   const publicServer = answerClientErrors(createServer(gateway.app));
-  const adminServer = answerClientErrors(createServer(adminApp));
+  const adminServer = answerClientErrors(
+    createServer((req, res) => {
+      if (!ops(req, res)) adminApp(req, res);
+    }),
+  );
   publicServer.keepAliveTimeout = 65_000;
   const port = await listen(publicServer, opts.port ?? config.raw.gateway.port);
   const adminPort = await listen(adminServer, opts.adminPort ?? config.raw.gateway.admin_port);
