@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { IdentitySigner } from '../gateway/identity-signer';
+import { JSON_TYPE } from '../gateway/response/finish';
 
 export interface ReadinessCheck {
   name: string;
@@ -17,8 +18,6 @@ export interface OpsDeps {
 
 /** Answers the request when it is one of the operational routes; false leaves it to the next listener. */
 export type OpsRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Operational routes on the admin port: /healthz (process alive), /readyz (config, stores and
