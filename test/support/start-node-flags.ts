@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * The flags `npm start` gives node before dist/main.js: how the product runs. The Kubernetes
- * gateway sets the same in NODE_OPTIONS (a deploy test compares them), and the benchmark starts
+ * gateway's command sets the same (a deploy test compares them), and the benchmark starts
  * the gateway with them.
  */
 export function startNodeFlags(root: string): string[] {
