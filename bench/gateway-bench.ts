@@ -11,7 +11,7 @@
 // CPU 0 (taskset), so (b), (c) and (d) each get one core of their own; (e) gets all of them.
 // Then open-loop rounds at 50% of (d)'s peak, (a), (c) and (d) alternating: the p99 the gateway adds,
 // beside what the bare proxy adds.
-// Flags: --duration=10 --warmup=3 --rounds=3 --connections=32 --open-seconds=10 --open-warmup=2
+// Flags: --duration=10 --warmup=3 --rounds=3 --connections=32 --open-seconds=10 --open-warmup=2 --open-first-warmup=20
 //        --only=a,b,c-http,c,d,e
 //        --log-level=info --cpu-prof (profile gateway (d), summary printed) --no-build --no-pin
 //        --keep-log (keep the gateway's log of (d) and print its path)
@@ -101,6 +101,7 @@ const CONNECTIONS = num('connections', 32);
 const OPEN_SECONDS = num('open-seconds', 10);
 /** Seconds at the open loop's rate before each measured window (see open-loop-rounds.ts). */
 const OPEN_WARMUP = num('open-warmup', 2);
+const OPEN_FIRST_WARMUP = num('open-first-warmup', 20);
 const ALL_TARGETS = ['a', 'b', 'c-http', 'c', 'd', 'e'];
 // A sweep needs only (c) and (d).
 const ONLY = new Set(
@@ -460,6 +461,7 @@ async function main(): Promise<void> {
         ROUNDS,
         OPEN_WARMUP,
         serverCpus === undefined ? undefined : Number(serverCpus),
+        OPEN_FIRST_WARMUP,
       );
     if (bare) await bare.stop();
     if (gw1) {
@@ -535,6 +537,7 @@ async function main(): Promise<void> {
             rate: open.rate,
             seconds: open.seconds,
             warmup_s: open.warmup_s,
+            first_warmup_s: open.first_warmup_s,
             a: open.median.a,
             c: open.median.c,
             d: open.median.d,

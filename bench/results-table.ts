@@ -16,6 +16,7 @@ export interface RecordedRun {
   ratios: Record<string, number | null>;
   open_loop: {
     rate: number;
+    first_warmup_s?: number;
     p99_added_ms: number;
     c_p99_added_ms?: number;
     rounds?: { p99_added_ms: number }[];
@@ -27,7 +28,10 @@ export interface RunRow {
   date: string;
   cpu: string;
   revision: string;
-  /** The heap the gateway had (the host's, or a replica's from step 19 on) and any diagnostic flags. */
+  /**
+   * The heap the gateway had (the host's, or a replica's from step 19 on), any diagnostic flags, and
+   * the open loop's first warm-up when it had one (step 25).
+   */
   ranWith: string;
   directRps: number | null;
   dc: number | null;
@@ -64,7 +68,10 @@ export function runRow(file: string, run: RecordedRun): RunRow {
     date: run.date.slice(0, 16).replace('T', ' '),
     cpu: run.machine.cpu_model.replace(/\(R\)/g, '').replace(/ Processor.*$/, ''),
     revision: run.revision ?? '—',
-    ranWith: ranWith(run.notes ?? []),
+    ranWith: [
+      ranWith(run.notes ?? []),
+      ...(open?.first_warmup_s ? [`open loop after ${open.first_warmup_s} s first`] : []),
+    ].join(', '),
     directRps: run.results.find((r) => r.id === 'a')?.rps ?? null,
     dc,
     dcRange: dcRounds.length > 1 ? `${Math.min(...dcRounds)}–${Math.max(...dcRounds)}` : '—',

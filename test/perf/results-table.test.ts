@@ -79,6 +79,13 @@ describe('the table of recorded bench runs', () => {
     expect(runRow('f', trial).ranWith).toBe('host heap, --heap-growing-percent=100');
   });
 
+  it("says when the run's open loop had a first warm-up on each target before its rounds", () => {
+    const warmed = run({ dc: 0.7, added: [1] });
+    warmed.open_loop = { ...warmed.open_loop!, first_warmup_s: 20 };
+    expect(runRow('f', warmed).ranWith).toBe('host heap, open loop after 20 s first');
+    expect(runRow('f', run({ dc: 0.7, added: [1] })).ranWith).toBe('host heap');
+  });
+
   it('lists only full runs with an open loop, oldest first, and counts those meeting both targets', () => {
     const dir = mkdtempSync(join(tmpdir(), 'results-table-'));
     const write = (name: string, body: unknown): void => writeFileSync(join(dir, name), JSON.stringify(body));
