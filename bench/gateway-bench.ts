@@ -101,6 +101,7 @@ const CONNECTIONS = num('connections', 32);
 const OPEN_SECONDS = num('open-seconds', 10);
 /** Seconds at the open loop's rate before each measured window (see open-loop-rounds.ts). */
 const OPEN_WARMUP = num('open-warmup', 2);
+/** Seconds at the rate on each target, once, before the first open-loop round (step 25). */
 const OPEN_FIRST_WARMUP = num('open-first-warmup', 20);
 const ALL_TARGETS = ['a', 'b', 'c-http', 'c', 'd', 'e'];
 // A sweep needs only (c) and (d).

@@ -46,14 +46,18 @@ export interface RunRow {
 export const TARGET_DC = 0.7;
 export const TARGET_P99_ADDED_MS = 5;
 
-/** What the run's notes say (d) ran with beyond the product's own flags. */
-function ranWith(notes: readonly string[]): string {
+/**
+ * What the run's notes say (d) ran with beyond the product's own flags, and the open loop's first
+ * warm-up when the run had one.
+ */
+function ranWith(notes: readonly string[], firstWarmupS: number | undefined): string {
   const heap = notes.some((n) => n.includes('--max-old-space-size=')) ? 'replica heap' : 'host heap';
   const extra = notes.flatMap((n) => {
     const m = /flags as well: (.+)$/.exec(n) ?? /ran with (\S+) as well/.exec(n);
     return m ? [m[1]!] : [];
   });
-  return [heap, ...extra].join(', ');
+  const warmup = firstWarmupS ? [`open loop after ${firstWarmupS} s first`] : [];
+  return [heap, ...extra, ...warmup].join(', ');
 }
 
 /** One run's figures against the issue's two ratio targets; null where the run did not measure it. */
@@ -68,10 +72,7 @@ export function runRow(file: string, run: RecordedRun): RunRow {
     date: run.date.slice(0, 16).replace('T', ' '),
     cpu: run.machine.cpu_model.replace(/\(R\)/g, '').replace(/ Processor.*$/, ''),
     revision: run.revision ?? '—',
-    ranWith: [
-      ranWith(run.notes ?? []),
-      ...(open?.first_warmup_s ? [`open loop after ${open.first_warmup_s} s first`] : []),
-    ].join(', '),
+    ranWith: ranWith(run.notes ?? [], open?.first_warmup_s),
     directRps: run.results.find((r) => r.id === 'a')?.rps ?? null,
     dc,
     dcRange: dcRounds.length > 1 ? `${Math.min(...dcRounds)}–${Math.max(...dcRounds)}` : '—',
