@@ -228,6 +228,15 @@ async function main(): Promise<void> {
   const serverCpus = pin ? String(started.nproc - 1) : undefined;
   const allCpus = pin ? `0-${started.nproc - 1}` : undefined;
   if (loadCpus) pinSelf(loadCpus);
+  // This process runs autocannon on the load CPU, then only waits through the open loop. Left on,
+  // V8's memory reducer collects its idle heap in full about 75 s after the closed loop: 70 ms of
+  // work on the load CPU, which fell in the open loop's first windows and made the generator send
+  // late there (step 26). `npm run bench` starts it with --no-memory-reducer.
+  const reducerOff = process.execArgv.includes('--no-memory-reducer');
+  if (!reducerOff)
+    note(
+      "the bench process runs with V8's memory reducer on (npm run bench turns it off): a full collection of its idle heap can fall in an open-loop window",
+    );
   const pinning = pin
     ? `Pinned: server under test on CPU ${serverCpus}; load generator and stub on CPU ${loadCpus}; (e) on CPUs ${allCpus}.`
     : 'Not pinned.';
@@ -517,7 +526,7 @@ async function main(): Promise<void> {
       rounds: ROUNDS,
       open_loop_s: OPEN_SECONDS,
       log_level: LOG_LEVEL,
-      pinning: `${pinning} ${serverPriority !== undefined ? `Stub and the servers under test (b)-(d), all their threads, at nice ${serverPriority}; the load generators and (e) at 0.` : 'Every process at normal priority (not root).'} ${redisPinned}; PostgreSQL (not on the hot path) untouched.${monitorsPinned} Open loop: its own generator process on CPU ${loadCpus ?? 'any'} (undici, ${OPEN_LOOP_NODE_FLAGS.join(' ')}).`,
+      pinning: `${pinning} ${serverPriority !== undefined ? `Stub and the servers under test (b)-(d), all their threads, at nice ${serverPriority}; the load generators and (e) at 0.` : 'Every process at normal priority (not root).'} ${redisPinned}; PostgreSQL (not on the hot path) untouched.${monitorsPinned} Open loop: its own generator process on CPU ${loadCpus ?? 'any'} (undici, ${OPEN_LOOP_NODE_FLAGS.join(' ')}); the bench process (autocannon) ${reducerOff ? 'with --no-memory-reducer' : "with V8's memory reducer on"}.`,
     };
     const result = {
       date: new Date().toISOString(),
