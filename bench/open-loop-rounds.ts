@@ -89,9 +89,10 @@ export async function openLoopRounds(
 ): Promise<OpenLoopComparison> {
   const rounds: OpenRound[] = [];
   // Each target at the rate, unmeasured, before the first round. A gateway that has only seen the
-  // closed loop adapts to the open loop's single requests in its first open-loop windows: its first
-  // two added a median 17 ms in five runs and its later three 5 ms, while the bare proxy's did not
-  // differ (step 25). A replica does that once in its life; the rounds measure the steady state.
+  // closed loop adapts to the open loop's single requests: 18 of node's HTTP functions deoptimised
+  // at its first window's start (step 25). A replica does that once in its life; the rounds measure
+  // the steady state. (Part of what made those first windows slow was the bench process's own idle
+  // collection on the load CPU, since turned off; step 26.)
   if (firstWarmup > 0) {
     console.log(`open loop at ${rate} req/s: ${firstWarmup} s on each target first, not measured`);
     for (const t of [targets.a, targets.c, targets.d]) if (t) await gen.run(t, rate, firstWarmup);
