@@ -33,6 +33,11 @@ export async function createDemoAccounts(
 
 /** The demo accounts a first start made and that are still there (keys are stored only as hashes). */
 export async function findDemoAccounts(repo: AccountRepo, config: RuntimeConfig): Promise<DemoAccount[]> {
-  const accounts = await repo.accountsByEmail(config.planList.map((p) => demoEmail(p.name)));
-  return accounts.map((a) => ({ plan: a.plan, email: a.email, accountId: a.id }));
+  const emails = config.planList.map((p) => demoEmail(p.name));
+  const accounts = await repo.accountsByEmail(emails);
+  // The store returns rows in no set order; the banner lists them in the plans' order.
+  const rank = (email: string): number => emails.indexOf(email);
+  return accounts
+    .map((a) => ({ plan: a.plan, email: a.email, accountId: a.id }))
+    .sort((x, y) => rank(x.email) - rank(y.email));
 }
