@@ -35,7 +35,8 @@ export async function createDemoAccounts(
 export async function findDemoAccounts(repo: AccountRepo, config: RuntimeConfig): Promise<DemoAccount[]> {
   const emails = config.planList.map((p) => demoEmail(p.name));
   const accounts = await repo.accountsByEmail(emails);
-  // The store returns rows in no set order; the banner lists them in the plans' order.
+  // The store lists them oldest first, and accounts made in one millisecond tie there at random;
+  // the banner lists them in the plans' order.
   const rank = (email: string): number => emails.indexOf(email);
   return accounts
     .map((a) => ({ plan: a.plan, email: a.email, accountId: a.id }))
