@@ -186,7 +186,7 @@ async function cpuAtRate(
   rate: number,
 ): Promise<AtRate> {
   process.stdout.write(`(${id}) at ${rate} req/s open loop ... `);
-  await gen.run(t, rate, 2);
+  await gen.run(t, rate, 2, { freshPool: true });
   const tree = pids.flatMap(processTree);
   const before = cpuSeconds(tree);
   const r = await gen.run(t, rate, OPEN_SECONDS);

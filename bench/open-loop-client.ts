@@ -18,8 +18,16 @@ export type { OpenLoopResult } from './open-loop-generator';
 export const OPEN_LOOP_NODE_FLAGS = ['--max-semi-space-size=64', '--single-threaded-gc'];
 
 export interface OpenLoop {
-  /** One window of `seconds` at `rate` req/s against the target, on that origin's keep-alive pool. */
-  run(target: LoadTarget, rate: number, seconds: number, slowMs?: number): Promise<OpenLoopResult>;
+  /**
+   * One window of `seconds` at `rate` req/s against the target, on that origin's keep-alive pool
+   * (a new one with `freshPool`: for a warm-up, see open-loop-generator.ts).
+   */
+  run(
+    target: LoadTarget,
+    rate: number,
+    seconds: number,
+    opts?: { slowMs?: number; freshPool?: boolean },
+  ): Promise<OpenLoopResult>;
   pid: number;
   close(): Promise<void>;
 }
@@ -38,8 +46,8 @@ export async function startOpenLoop(cpus: string | undefined): Promise<OpenLoop>
   let queue: Promise<unknown> = Promise.resolve();
   return {
     pid: child.pid ?? 0,
-    run(target, rate, seconds, slowMs) {
-      const req: OpenLoopRequest = { url: target.url, headers: target.headers ?? {}, rate, seconds, slowMs };
+    run(target, rate, seconds, opts = {}) {
+      const req: OpenLoopRequest = { url: target.url, headers: target.headers ?? {}, rate, seconds, ...opts };
       // One window at a time: they share the load CPU, and a window measures one target.
       const result = queue.then(async () => {
         const reply = next();

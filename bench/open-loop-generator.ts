@@ -26,6 +26,12 @@ export interface OpenLoopRequest {
   seconds: number;
   /** Also list the requests slower than this (a diagnosis: when in the window they were due). */
   slowMs?: number;
+  /**
+   * Close this origin's pool and open a new one first (for a warm-up: see freshPool). The old
+   * pool's connections close now, between windows, instead of all at once when their keep-alive
+   * runs out, which may fall inside a measured window.
+   */
+  freshPool?: boolean;
 }
 
 export interface OpenLoopResult {
@@ -124,6 +130,23 @@ class Exchange implements Dispatcher.DispatchHandler {
 
 const pools = new Map<string, Pool>();
 
+/**
+ * A pool's connections are opened as requests need them: at a window's start, and again whenever
+ * a stall lets requests queue, many at once. Most then sit idle, and undici closes each 63 s after
+ * its last use (the servers' 65 s keep-alive less its 2 s margin), so a burst opened in one window
+ * is closed in one go 63 s later: on the load CPU, tens of milliseconds of closing sockets, which
+ * delayed every send in that window (round 1's (a), the first of them, in most runs; step 29).
+ * A warm-up asks for a fresh pool instead: the old one is closed before it, a target's pool lives
+ * for one warm-up and one window (≈ 12 s, its target idle ≈ 25 s before the next), and no
+ * keep-alive runs out in a measured window.
+ */
+async function freshPool(origin: string): Promise<void> {
+  const old = pools.get(origin);
+  if (!old) return;
+  pools.delete(origin);
+  await old.close();
+}
+
 function poolFor(origin: string): Pool {
   let pool = pools.get(origin);
   if (!pool) {
@@ -140,6 +163,7 @@ function poolFor(origin: string): Pool {
 
 export async function openLoopWindow(req: OpenLoopRequest): Promise<OpenLoopResult> {
   const url = new URL(req.url);
+  if (req.freshPool) await freshPool(url.origin);
   const pool = poolFor(url.origin);
   const headers = Object.entries(req.headers).flat();
   const opts: Dispatcher.DispatchOptions = { method: 'GET', path: url.pathname + url.search, headers };

@@ -65,6 +65,9 @@ export interface OpenLoopComparison {
 
 const ms = (x: number): number => Math.round(x * 100) / 100;
 
+/** Every warm-up starts its target's pool afresh (see freshPool in open-loop-generator.ts). */
+const FRESH = { freshPool: true };
+
 /**
  * A target of the open loop, with the processes that serve it when their CPU is to be read, and its
  * count of full collections so far when it reports one.
@@ -95,12 +98,13 @@ export async function openLoopRounds(
   // collection on the load CPU, since turned off; step 26.)
   if (firstWarmup > 0) {
     console.log(`open loop at ${rate} req/s: ${firstWarmup} s on each target first, not measured`);
-    for (const t of [targets.a, targets.c, targets.d]) if (t) await gen.run(t, rate, firstWarmup);
+    for (const t of [targets.a, targets.c, targets.d]) if (t) await gen.run(t, rate, firstWarmup, FRESH);
   }
-  // The generator keeps one pool per target for all rounds, its connections opened in the first
-  // warm-up, as a client's pool would be: a round measures requests, not connection set-up.
+  // A window's connections are opened in its warm-up, on a pool of its own, and kept for the
+  // window: a round measures requests, not connection set-up, and no keep-alive of an earlier
+  // window's connections runs out inside it.
   const measure = async (t: OpenTarget): Promise<OpenWindow> => {
-    if (warmup > 0) await gen.run(t, rate, warmup);
+    if (warmup > 0) await gen.run(t, rate, warmup, FRESH);
     const gcsBefore = await t.fullGcs?.();
     const before = serverCpu === undefined ? undefined : stealMsByCpu();
     const pids = t.pids?.();
