@@ -7,9 +7,10 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LoadTarget } from '../../bench/bench-lib';
-import type { OpenLoop, OpenLoopResult } from '../../bench/open-loop-client';
+import type { OpenLoop } from '../../bench/open-loop-client';
 import { openLoopWindow } from '../../bench/open-loop-generator';
 import { openLoopRounds } from '../../bench/open-loop-rounds';
+import { openLoopResult } from '../support/open-loop-result';
 
 interface Counted {
   server: Server;
@@ -79,28 +80,12 @@ describe('the open loop asks for a fresh pool in every warm-up and in no measure
 
   it('marks the first warm-up and each window warm-up fresh, and the measured windows not', async () => {
     const calls: { url: string; seconds: number; fresh: boolean }[] = [];
-    const ok: OpenLoopResult = {
-      target_rps: 100,
-      achieved_rps: 100,
-      sent: 100,
-      completed: 100,
-      errors: 0,
-      non2xx: 0,
-      p50_ms: 1,
-      p90_ms: 1,
-      p99_ms: 2,
-      p999_ms: 2,
-      max_ms: 2,
-      send_lag_max_ms: 0,
-      sent_late: 0,
-      p99_from_send_ms: 2,
-    };
     const gen: OpenLoop = {
       pid: 0,
       close: () => Promise.resolve(),
       run(target: LoadTarget, _rate, seconds, opts) {
         calls.push({ url: target.url, seconds, fresh: opts?.freshPool === true });
-        return Promise.resolve(ok);
+        return Promise.resolve(openLoopResult(2));
       },
     };
     // 2 rounds of 1 s windows after 3 s warm-ups, and 20 s on each target first.

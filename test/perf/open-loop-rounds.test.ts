@@ -4,28 +4,10 @@
  * the report sets the rounds with one apart from those without (step 23 of the doc).
  */
 import type { LoadTarget } from '../../bench/bench-lib';
-import type { OpenLoop, OpenLoopResult } from '../../bench/open-loop-client';
+import type { OpenLoop } from '../../bench/open-loop-client';
 import { openLoopMarkdown, openLoopRounds } from '../../bench/open-loop-rounds';
 import type { OpenTarget } from '../../bench/open-loop-rounds';
-
-function result(p99: number): OpenLoopResult {
-  return {
-    target_rps: 100,
-    achieved_rps: 100,
-    sent: 100,
-    completed: 100,
-    errors: 0,
-    non2xx: 0,
-    p50_ms: 1,
-    p90_ms: 1.5,
-    p99_ms: p99,
-    p999_ms: p99 + 1,
-    max_ms: p99 + 2,
-    send_lag_max_ms: 0,
-    sent_late: 0,
-    p99_from_send_ms: p99,
-  };
-}
+import { openLoopResult } from '../support/open-loop-result';
 
 /** A generator whose windows on the gateway run a full GC in the given runs (0-based, warm-ups included). */
 function fakeLoop(gatewayUrl: string, gcInRun: Set<number>, gc: { count: number }): OpenLoop {
@@ -34,10 +16,10 @@ function fakeLoop(gatewayUrl: string, gcInRun: Set<number>, gc: { count: number 
     pid: 0,
     close: () => Promise.resolve(),
     run(target: LoadTarget) {
-      if (target.url !== gatewayUrl) return Promise.resolve(result(2));
+      if (target.url !== gatewayUrl) return Promise.resolve(openLoopResult(2));
       if (gcInRun.has(gatewayRuns)) gc.count += 1;
       gatewayRuns += 1;
-      return Promise.resolve(result(gcInRun.has(gatewayRuns - 1) ? 30 : 4));
+      return Promise.resolve(openLoopResult(gcInRun.has(gatewayRuns - 1) ? 30 : 4));
     },
   };
 }
