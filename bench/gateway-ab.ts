@@ -23,6 +23,7 @@ import {
 } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { OpenLoop } from './open-loop-client';
+import { warmUp } from './open-loop-rounds';
 import { writeResults } from './gateway-report';
 import { startNodeFlags } from '../test/support/start-node-flags';
 import { ROOT, SERVER_NICE, benchKey, build, startGateway } from './gateway-setup';
@@ -124,7 +125,7 @@ function served(r: { non2xx: number; errors: number }): void {
 async function round(gw: Gateway, t: LoadTarget, o: AbOptions): Promise<AbRound> {
   // After the other gateway's round this one was idle: warm it at the rate first (open-loop-rounds.ts),
   // unless the round is there to measure just that (--idle).
-  if (o.rate > 0 && o.idle === 0) await o.gen.run(t, o.rate, 2);
+  if (o.rate > 0 && o.idle === 0) await warmUp(o.gen, t, o.rate, 2);
   const gcs = await gcTotals(gw);
   const before = cpuSeconds([gw.pid]);
   const cpuUs = (requests: number): number => usPerRequest(cpuSeconds([gw.pid]) - before, requests);
@@ -187,8 +188,8 @@ export async function ab(o: AbOptions): Promise<void> {
     for (let i = 0; i < o.rounds; i++) {
       // A, B then B, A: a machine that slows down or speeds up over a pair hits both sides alike.
       if (o.rate > 0 && o.idle > 0) {
-        await o.gen.run(ta, o.rate, 8);
-        await o.gen.run(tb, o.rate, 8);
+        await warmUp(o.gen, ta, o.rate, 8);
+        await warmUp(o.gen, tb, o.rate, 8);
         await sleep(o.idle * 1000);
       }
       let ra: AbRound;

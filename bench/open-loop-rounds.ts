@@ -65,8 +65,17 @@ export interface OpenLoopComparison {
 
 const ms = (x: number): number => Math.round(x * 100) / 100;
 
-/** Every warm-up starts its target's pool afresh (see freshPool in open-loop-generator.ts). */
-const FRESH = { freshPool: true };
+/**
+ * Load at the rate before a measured window, on a pool of its own: the target's previous pool is
+ * closed first, so no keep-alive of an earlier window's connections runs out inside the next one
+ * (step 29 of the doc). Every warm-up of the bench and of its A/B goes through here.
+ */
+export const warmUp = (
+  gen: OpenLoop,
+  target: LoadTarget,
+  rate: number,
+  seconds: number,
+): Promise<OpenLoopResult> => gen.run(target, rate, seconds, { freshPool: true });
 
 /**
  * A target of the open loop, with the processes that serve it when their CPU is to be read, and its
@@ -98,13 +107,13 @@ export async function openLoopRounds(
   // collection on the load CPU, since turned off; step 26.)
   if (firstWarmup > 0) {
     console.log(`open loop at ${rate} req/s: ${firstWarmup} s on each target first, not measured`);
-    for (const t of [targets.a, targets.c, targets.d]) if (t) await gen.run(t, rate, firstWarmup, FRESH);
+    for (const t of [targets.a, targets.c, targets.d]) if (t) await warmUp(gen, t, rate, firstWarmup);
   }
   // A window's connections are opened in its warm-up, on a pool of its own, and kept for the
   // window: a round measures requests, not connection set-up, and no keep-alive of an earlier
   // window's connections runs out inside it.
   const measure = async (t: OpenTarget): Promise<OpenWindow> => {
-    if (warmup > 0) await gen.run(t, rate, warmup, FRESH);
+    if (warmup > 0) await warmUp(gen, t, rate, warmup);
     const gcsBefore = await t.fullGcs?.();
     const before = serverCpu === undefined ? undefined : stealMsByCpu();
     const pids = t.pids?.();
