@@ -11,6 +11,7 @@ import { startNodeFlags } from '../test/support/start-node-flags';
 import { UNLIMITED_PLAN } from '../test/support/unlimited-plan';
 import type { BareClient } from './bare-proxy';
 import { freePort, spawnChild, waitForHttp } from './bench-lib';
+import { STUB_KEEP_ALIVE_S } from './upstream-stub';
 import type { Child } from './bench-lib';
 
 export const ROOT = resolve(__dirname, '..');
@@ -310,7 +311,7 @@ events { worker_connections 4096; }
 http {
   access_log off;
 ${temp}
-  upstream stub { server ${STUB_HOST}:${upstreamPort}; keepalive 64; }
+  upstream stub { server ${STUB_HOST}:${upstreamPort}; keepalive 64; keepalive_timeout ${STUB_KEEP_ALIVE_S}s; }
   server {
     listen 127.0.0.1:${port};
     keepalive_requests 1000000;

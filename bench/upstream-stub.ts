@@ -6,6 +6,15 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { legalRow } from '../test/support/stub-upstream';
 
+/**
+ * How long the stub keeps an idle connection, and so (less 2 s) how long each proxy's pool keeps one:
+ * longer than a whole run. At 65 s, the connections the bare proxy and the gateway opened to the
+ * stub in a burst (when a window started or stalled) were closed together 63 s after their last use,
+ * on the load CPU, inside another target's window (step 30). undici keeps an idle connection at
+ * most 600 s whatever the server says.
+ */
+export const STUB_KEEP_ALIVE_S = 600;
+
 /** A first page of a keyword search: 12 rows, ≈2 KB of JSON. */
 export const STUB_BODY: Buffer = Buffer.from(
   JSON.stringify({ data: Array.from({ length: 12 }, (_, i) => legalRow(i + 1)), total: 1000 }),
@@ -20,7 +29,7 @@ export function startUpstreamStub(host: string, port: number): Promise<Server> {
     });
     res.end(STUB_BODY);
   });
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = STUB_KEEP_ALIVE_S * 1000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));
