@@ -134,9 +134,9 @@ const pools = new Map<string, Pool>();
  * A pool's connections are opened as requests need them: at a window's start, and again whenever
  * a stall lets requests queue, many at once. Most then sit idle, and undici closes each 63 s after
  * its last use (the bare proxy's and the gateway's 65 s keep-alive less its 2 s margin), so a
- * burst opened in one window is closed in one go 63 s later, on the load CPU. Round 1's window of (a) fell at that moment in
- * most runs, with one stall of up to ≈ 45 ms in it; since this, it was slow in two runs of six
- * (step 29).
+ * burst opened in one window is closed in one go 63 s later, on the load CPU. Round 1's window of
+ * (a) fell at that moment in most runs, with one stall of up to ≈ 45 ms in it; since this, it was
+ * slow in two runs of six (step 29; the proxies' own pools to the stub did the same, step 30).
  * A warm-up asks for a fresh pool instead: the old one is closed before it, a target's pool lives
  * for one warm-up and one window (≈ 12 s, its target idle ≈ 25 s before the next), and no
  * keep-alive runs out in a measured window.
