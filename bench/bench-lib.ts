@@ -244,15 +244,28 @@ export interface LoadTarget {
 }
 
 /** Closed loop: autocannon, keep-alive, fixed connections, fixed duration. */
-export async function closedLoop(
+export function closedLoop(target: LoadTarget, connections: number, seconds: number): Promise<LoadResult> {
+  return autocannonLoad(target, connections, { duration: seconds });
+}
+
+/** Closed loop for an exact number of requests instead of a duration. */
+export function closedLoopCount(
   target: LoadTarget,
   connections: number,
-  seconds: number,
+  amount: number,
+): Promise<LoadResult> {
+  return autocannonLoad(target, connections, { amount });
+}
+
+async function autocannonLoad(
+  target: LoadTarget,
+  connections: number,
+  length: { duration: number } | { amount: number },
 ): Promise<LoadResult> {
   const r = await autocannon({
     url: target.url,
     connections,
-    duration: seconds,
+    ...length,
     headers: target.headers ?? {},
     timeout: 10,
   });

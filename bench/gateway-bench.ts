@@ -28,6 +28,9 @@
 //        --sweep[=1,2,4,8,32] ((c) and (d) in closed loop at each number of connections: user and
 //        system CPU per request; nothing else) --perf (with --sweep: each one's main thread sampled
 //        by perf(1), its CPU per request by kind of work, bench/native-profile.ts)
+//        --instructions[=5000] ((c) and (d) under valgrind's callgrind: instructions per request in
+//        --rounds rounds of N requests each, after --warm-requests=30000; --keep-log keeps the
+//        dumps; nothing else; bench/instruction-count.ts)
 // Every gateway runs with the heap a production replica has (bench/deployment-heap.ts: the prod
 // overlay's memory limit as Node sizes the heap from it); --d-node-args / --b-node-args can override it.
 // Results: bench/results/gateway-<date>.json and gateway-latest.json (soak: gateway-soak-*.json).
@@ -48,6 +51,7 @@ import {
 } from './bench-lib';
 import type { LoadResult, LoadTarget } from './bench-lib';
 import { markdown, median, medianRun, ratio, treeRevision, writeResults } from './gateway-report';
+import { instructionCount } from './instruction-count';
 import { openLoopRounds } from './open-loop-rounds';
 import { OPEN_LOOP_NODE_FLAGS, startOpenLoop } from './open-loop-client';
 import type { OpenLoop } from './open-loop-client';
@@ -116,6 +120,7 @@ const SWEEP = flag('sweep');
 /** With --sweep: also sample each server's main thread with perf(1) (native-profile.ts). */
 const PERF = flag('perf') !== undefined;
 const AB = flag('ab');
+const INSTRUCTIONS = flag('instructions');
 /** Also measure (c) and (d) at this fixed offered rate (open loop): CPU per request at equal load. */
 const FIXED_RATE = num('fixed-rate', 0);
 /** Keep (d)'s log file (one JSON line per request, with duration_ms and upstream_ms) and print its path. */
@@ -287,7 +292,8 @@ async function main(): Promise<void> {
       ADMIN_JWT_SECRET: secret,
     };
     // Read from the prod overlay (kubectl kustomize) only when a gateway will run.
-    const runsGateway = AB !== undefined || SOAK !== undefined || ONLY.has('d') || ONLY.has('e');
+    const runsGateway =
+      AB !== undefined || SOAK !== undefined || INSTRUCTIONS !== undefined || ONLY.has('d') || ONLY.has('e');
     const heap: ReplicaHeap = runsGateway ? replicaHeap() : { flags: [], note: '' };
     if (runsGateway) note(heap.note);
     if (AB) {
@@ -309,6 +315,24 @@ async function main(): Promise<void> {
         bLogLevel: flag('b-log-level'),
         heapFlags: heap.flags,
         keepLog: KEEP_LOG,
+        note,
+      });
+    }
+    if (INSTRUCTIONS !== undefined) {
+      return await instructionCount({
+        env,
+        secret,
+        stubUrl,
+        path: PATH,
+        requests: Number(INSTRUCTIONS || 5000),
+        rounds: ROUNDS,
+        warmRequests: num('warm-requests', 30_000),
+        connections: num('connections', 8),
+        logLevel: LOG_LEVEL,
+        distNote,
+        heapFlags: heap.flags,
+        extraFlags: D_NODE_ARGS,
+        keepDumps: KEEP_LOG,
         note,
       });
     }

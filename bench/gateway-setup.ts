@@ -121,10 +121,25 @@ export function pinKernelMonitors(cpus: string): { moved: string[]; restore(): v
   return { moved, restore: () => restores.forEach((r) => r()) };
 }
 
+/** node with these arguments, or run under a wrapper command (valgrind …) given as its argv. */
+function wrapped(wrapper: string[] | undefined, nodeArgs: string[]): [string, string[]] {
+  if (!wrapper || wrapper.length === 0) return [process.execPath, nodeArgs];
+  return [wrapper[0]!, [...wrapper.slice(1), process.execPath, ...nodeArgs]];
+}
+
 /** A bench/*.ts server run through tsx; it prints {"port":N} once it listens. */
-async function startScript(script: string, args: string[], cpus: string | undefined): Promise<Server> {
+async function startScript(
+  script: string,
+  args: string[],
+  cpus: string | undefined,
+  wrapper?: string[],
+): Promise<Server> {
   const child = spawnChild(
-    ...onCpus(cpus, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script), ...args], SERVER_NICE),
+    ...onCpus(
+      cpus,
+      ...wrapped(wrapper, ['--import', 'tsx', join(ROOT, 'bench', script), ...args]),
+      SERVER_NICE,
+    ),
     { cwd: ROOT },
   );
   return { ...child, port: Number((await child.firstJson).port) };
@@ -138,8 +153,9 @@ export function startBare(
   stubUrl: string,
   cpus: string | undefined,
   client: BareClient = 'undici',
+  wrapper?: string[],
 ): Promise<Server> {
-  return startScript('bare-proxy.ts', [stubUrl, '0', client], cpus);
+  return startScript('bare-proxy.ts', [stubUrl, '0', client], cpus, wrapper);
 }
 
 export interface GatewayOptions {
@@ -158,6 +174,10 @@ export interface GatewayOptions {
   extraFlags?: string[];
   /** Scheduling priority (SERVER_NICE for a gateway on a CPU of its own; none when it shares the load's). */
   nice?: number;
+  /** A command node runs under, as its argv (valgrind's, for --instructions). */
+  wrapper?: string[];
+  /** How long it may take to answer (a gateway under valgrind starts ≈ 20× slower). */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -178,7 +198,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     ...(opts.extraFlags ?? []),
   ];
   const args = [...nodeFlags, join(opts.dist ?? DIST, 'main.js')];
-  const child = spawnChild(...onCpus(opts.cpus, process.execPath, args, opts.nice), {
+  const child = spawnChild(...onCpus(opts.cpus, ...wrapped(opts.wrapper, args), opts.nice), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -192,7 +212,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     stdio: ['ignore', fd, fd],
   });
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/v1/me`, 120_000);
+    await waitForHttp(`http://127.0.0.1:${port}/v1/me`, opts.startTimeoutMs ?? 120_000);
   } catch (err) {
     await child.stop('SIGKILL');
     throw new Error(`${(err as Error).message}\n${readFileSync(logFile, 'utf8').slice(-3000)}`);
