@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { closedLoopCount, machine } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import { median, ratio, treeRevision, writeResults } from './gateway-report';
-import { benchKey, startBare, startGateway } from './gateway-setup';
+import { benchKey, buildBare, startBare, startGateway } from './gateway-setup';
 import type { Server } from './gateway-setup';
 
 export interface InstructionOptions {
@@ -111,7 +111,10 @@ export async function instructionCount(o: InstructionOptions): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lk-bench-callgrind-'));
   const servers: Server[] = [];
   try {
-    const bare = await startBare(o.stubUrl, undefined, 'undici', callgrind(dir, 'c'));
+    const bare = await startBare(o.stubUrl, undefined, 'undici', {
+      wrapper: callgrind(dir, 'c'),
+      built: buildBare(),
+    });
     servers.push(bare);
     const gw = await startGateway({
       env: o.env,
