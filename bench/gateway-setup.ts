@@ -125,6 +125,8 @@ export function pinKernelMonitors(cpus: string): { moved: string[]; restore(): v
 export interface ServerRun {
   wrapper?: string[];
   built?: string;
+  /** node's own flags, before the script. */
+  nodeFlags?: string[];
 }
 
 /** node with these arguments, or run under a wrapper command (valgrind …) given as its argv. */
@@ -135,8 +137,7 @@ function wrapped(wrapper: string[] | undefined, nodeArgs: string[]): [string, st
 
 /**
  * bench/bare-proxy.ts compiled by tsc into var/bench-bare, to run on plain node as the gateway's
- * dist build does. Under callgrind the bare proxy run through tsx kept V8's compiler busy round
- * after round (≈ 230,000 instructions a request on its helper threads, 30,000 requests in).
+ * dist build does (for --instructions, where tsx's loader would be one more thread to count).
  */
 export function buildBare(): string {
   const out = join(ROOT, 'var', 'bench-bare');
@@ -159,7 +160,10 @@ async function startScript(
   cpus: string | undefined,
   run: ServerRun = {},
 ): Promise<Server> {
-  const entry = run.built ? [run.built] : ['--import', 'tsx', join(ROOT, 'bench', script)];
+  const entry = [
+    ...(run.nodeFlags ?? []),
+    ...(run.built ? [run.built] : ['--import', 'tsx', join(ROOT, 'bench', script)]),
+  ];
   const child = spawnChild(...onCpus(cpus, ...wrapped(run.wrapper, [...entry, ...args]), SERVER_NICE), {
     cwd: ROOT,
   });
