@@ -1,13 +1,16 @@
 // The limit for Node: a bare node:http server that forwards GET to the upstream over a keep-alive
 // pool, parses the JSON answer and rewrites it into the gateway's envelope {success, data, meta}.
 // No auth, no metering, no logging, no headers beyond Content-Type/Length. The upstream client is
-// the gateway's own (undici's Pool), so (d)/(c) measures the policy work alone; `http` uses node's
+// the gateway's own (undici's Pool) and the body is encoded as the gateway encodes it (once, into a
+// slab: src/util/utf8-slab.ts), so (d)/(c) measures the policy work alone; `http` uses node's
 // http.request and Agent instead (a typical hand-rolled proxy, reported beside it). Own process:
 //   node --import tsx bench/bare-proxy.ts <upstream-url> <port> [undici|http]   (prints {"port":N})
 import { Agent, createServer, request } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
+import { createUtf8Encoder } from '../src/util/utf8-slab';
+import type { Utf8Encoder } from '../src/util/utf8-slab';
 
 export type BareClient = 'undici' | 'http';
 
@@ -67,7 +70,7 @@ function httpFetch(target: URL): Fetch {
   };
 }
 
-function reply(res: ServerResponse, status: number, body: Buffer | null): void {
+function reply(res: ServerResponse, status: number, body: Buffer | null, utf8: Utf8Encoder): void {
   let parsed: UpstreamList | undefined;
   try {
     if (body) parsed = JSON.parse(body.toString('utf8')) as UpstreamList;
@@ -79,14 +82,18 @@ function reply(res: ServerResponse, status: number, body: Buffer | null): void {
     res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
     return void res.end('{"success":false}');
   }
-  const payload = JSON.stringify({
-    success: true,
-    data: parsed.data,
-    meta: { page: 1, per_page: 20, total: parsed.total, has_more: parsed.total > 20 },
-  });
+  // Encoded once, as the gateway does (utf8-slab.ts), not measured with Buffer.byteLength first and
+  // encoded again by the socket: the shared work done the gateway's way, so d/c is the policy's.
+  const payload = utf8.encode(
+    JSON.stringify({
+      success: true,
+      data: parsed.data,
+      meta: { page: 1, per_page: 20, total: parsed.total, has_more: parsed.total > 20 },
+    }),
+  );
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(payload),
+    'content-length': payload.length,
   });
   res.end(payload);
 }
@@ -99,8 +106,9 @@ export function startBareProxy(
 ): Promise<Server> {
   const target = new URL(upstreamUrl);
   const fetchUp = client === 'http' ? httpFetch(target) : undiciFetch(target);
+  const utf8 = createUtf8Encoder();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    fetchUp(req.url ?? '/', (status, body) => reply(res, status, body));
+    fetchUp(req.url ?? '/', (status, body) => reply(res, status, body, utf8));
   });
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {

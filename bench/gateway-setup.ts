@@ -145,12 +145,13 @@ export function buildBare(): string {
     join(ROOT, 'node_modules', '.bin', 'tsc'),
     [
       join(ROOT, 'bench', 'bare-proxy.ts'),
-      ...['--outDir', out, '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022'],
+      ...['--outDir', out, '--rootDir', ROOT],
+      ...['--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022'],
       ...['--types', 'node', '--skipLibCheck', '--strict'],
     ],
     { cwd: ROOT, stdio: 'pipe' },
   );
-  return join(out, 'bare-proxy.js');
+  return join(out, 'bench', 'bare-proxy.js');
 }
 
 /** A bench/*.ts server run through tsx; it prints {"port":N} once it listens. */
