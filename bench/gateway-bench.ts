@@ -333,7 +333,6 @@ async function main(): Promise<void> {
         heapFlags: heap.flags,
         extraFlags: D_NODE_ARGS,
         keepDumps: KEEP_LOG,
-        note,
       });
     }
     if (SOAK !== undefined) {

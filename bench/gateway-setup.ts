@@ -154,7 +154,7 @@ export function buildBare(): string {
   return join(out, 'bench', 'bare-proxy.js');
 }
 
-/** A bench/*.ts server run through tsx; it prints {"port":N} once it listens. */
+/** A bench/*.ts server, run through tsx or from its tsc build; it prints {"port":N} once it listens. */
 async function startScript(
   script: string,
   args: string[],

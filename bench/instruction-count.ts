@@ -2,7 +2,7 @@
 // callgrind, counting the instructions each executes per request (all its threads, user space only).
 // Unlike CPU time, the count does not move with the host's speed, its steal or its other tenants, so
 // it compares builds and targets on a noisy machine. It leaves out the kernel's time (socket calls,
-// ≈ a fifth of the gateway's CPU), caches and branch prediction: a figure to find and check
+// a quarter to a third of either proxy's CPU), caches and branch prediction: a figure to find and check
 // user-space work, not a substitute for d/c.
 import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -32,8 +32,12 @@ export interface InstructionOptions {
   extraFlags?: string[];
   /** Keep callgrind's dumps (for callgrind_annotate) and print where. */
   keepDumps: boolean;
-  note(s: string): void;
 }
+
+// V8's memory reducer goes by the allocation rate over wall-clock time: under callgrind,
+// ≈ 15× slower, the bare proxy looks idle to it, and its collections dropped compiled code
+// that then had to be compiled again, round after round. The gateway runs without it anyway.
+const BARE_NODE_FLAGS = ['--no-memory-reducer'];
 
 interface Counted {
   requests: number;
@@ -53,7 +57,7 @@ function requireValgrind(): void {
 }
 
 function callgrind(dir: string, name: string): string[] {
-  // Off until a round starts: start-up, the tsx loader and the warm-up are not counted.
+  // Off until a round starts: start-up and the warm-up are not counted.
   return [
     'valgrind',
     '--tool=callgrind',
@@ -114,10 +118,8 @@ export async function instructionCount(o: InstructionOptions): Promise<void> {
     const bare = await startBare(o.stubUrl, undefined, 'undici', {
       wrapper: callgrind(dir, 'c'),
       built: buildBare(),
-      // V8's memory reducer goes by the allocation rate over wall-clock time: under callgrind,
-      // ≈ 15× slower, the bare proxy looks idle to it, and its collections dropped compiled code
-      // that then had to be compiled again, round after round. The gateway runs without it anyway.
-      nodeFlags: ['--no-memory-reducer'],
+
+      nodeFlags: BARE_NODE_FLAGS,
     });
     servers.push(bare);
     const gw = await startGateway({
