@@ -1,9 +1,9 @@
 // npm run bench -- --instructions[=5000]: the bare proxy (c) and the gateway (d) under valgrind's
 // callgrind, counting the instructions each executes per request (all its threads, user space only).
 // Unlike CPU time, the count does not move with the host's speed, its steal or its other tenants, so
-// it compares builds and targets on a noisy machine. It leaves out the kernel's time (socket calls,
-// a quarter to a third of either proxy's CPU), caches and branch prediction: a figure to find and check
-// user-space work, not a substitute for d/c.
+// it compares builds and targets on a noisy machine. It leaves out the kernel's time (socket
+// calls, a quarter to a third of either proxy's CPU), caches and branch prediction: a figure to
+// find and check user-space work, not a substitute for d/c.
 import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
