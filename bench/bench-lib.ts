@@ -17,6 +17,15 @@ export interface Machine {
   node: string;
 }
 
+/** Where a command is on PATH (`command -v`), or undefined when it is not installed. */
+export function commandPath(name: string): string | undefined {
+  try {
+    return execSync(`command -v ${name}`, { stdio: 'pipe', shell: '/bin/sh' }).toString().trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function machine(): Machine {
   const [l1, l5, l15] = loadavg().map((v) => Math.round(v * 100) / 100);
   return {

@@ -10,7 +10,7 @@ import { signAdminToken } from '../src/runtime/admin-secret';
 import { startNodeFlags } from '../test/support/start-node-flags';
 import { UNLIMITED_PLAN } from '../test/support/unlimited-plan';
 import type { BareClient } from './bare-proxy';
-import { freePort, spawnChild, waitForHttp } from './bench-lib';
+import { commandPath, freePort, spawnChild, waitForHttp } from './bench-lib';
 import { STUB_KEEP_ALIVE_S } from './upstream-stub';
 import type { Child } from './bench-lib';
 
@@ -54,13 +54,7 @@ export function onCpus(
 
 /** Can this machine pin: at least two CPUs and taskset (util-linux) installed. */
 export function canPin(nproc: number): boolean {
-  if (nproc < 2) return false;
-  try {
-    execSync('command -v taskset', { stdio: 'pipe', shell: '/bin/sh' });
-    return true;
-  } catch {
-    return false;
-  }
+  return nproc >= 2 && commandPath('taskset') !== undefined;
 }
 
 /** Moves this process (the load generators run in it) to the given CPUs. */
@@ -313,14 +307,7 @@ export async function benchKey(gw: Gateway, secret: string): Promise<string> {
 }
 
 export function ensureNginx(note: (s: string) => void): string | undefined {
-  const which = (): string | undefined => {
-    try {
-      return execSync('command -v nginx', { stdio: 'pipe', shell: '/bin/sh' }).toString().trim() || undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const found = which();
+  const found = commandPath('nginx');
   if (found) return found;
   if (process.getuid?.() !== 0) {
     note('nginx is not installed and this is not root: (b) skipped (apt-get install -y nginx)');
@@ -335,7 +322,7 @@ export function ensureNginx(note: (s: string) => void): string | undefined {
   } catch (err) {
     note(`apt-get install nginx failed: (b) skipped (${(err as Error).message.slice(0, 200)})`);
   }
-  return which();
+  return commandPath('nginx');
 }
 
 export async function startNginx(

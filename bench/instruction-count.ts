@@ -4,12 +4,12 @@
 // it compares builds and targets on a noisy machine. It leaves out the kernel's time (socket
 // calls, a quarter to a third of either proxy's CPU), caches and branch prediction: a figure to
 // find and check user-space work, not a substitute for d/c.
-import { execFileSync, execSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closedLoopCount, machine } from './bench-lib';
-import type { LoadTarget } from './bench-lib';
+import { closedLoopCount, commandPath, machine } from './bench-lib';
+import type { LoadResult, LoadTarget } from './bench-lib';
 import { median, ratio, treeRevision, writeResults } from './gateway-report';
 import { benchKey, buildBare, startBare, startGateway } from './gateway-setup';
 import type { Server } from './gateway-setup';
@@ -41,7 +41,6 @@ const BARE_NODE_FLAGS = ['--no-memory-reducer'];
 
 interface Counted {
   requests: number;
-  non2xx: number;
   /** Instructions of the main thread (the event loop: everything a request runs). */
   main: number;
   /** Instructions of every other thread. */
@@ -49,11 +48,15 @@ interface Counted {
 }
 
 function requireValgrind(): void {
-  try {
-    execSync('command -v valgrind && command -v callgrind_control', { stdio: 'pipe', shell: '/bin/sh' });
-  } catch {
+  if (!commandPath('valgrind') || !commandPath('callgrind_control'))
     throw new Error('--instructions needs valgrind (apt-get install -y valgrind)');
-  }
+}
+
+/** Exactly `amount` requests, all of them answered 2xx: a count over failed requests means nothing. */
+async function load(id: string, t: LoadTarget, connections: number, amount: number): Promise<LoadResult> {
+  const r = await closedLoopCount(t, connections, amount);
+  if (r.non2xx + r.errors > 0) throw new Error(`(${id}) answered ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r;
 }
 
 function callgrind(dir: string, name: string): string[] {
@@ -104,10 +107,10 @@ async function countRound(
 ): Promise<Counted> {
   control(server.pid, '--zero');
   control(server.pid, '--instr=on');
-  const r = await closedLoopCount(t, o.connections, o.requests);
+  const r = await load(name, t, o.connections, o.requests);
   control(server.pid, '--instr=off');
   control(server.pid, '--dump');
-  return { requests: r.requests, non2xx: r.non2xx + r.errors, ...lastDump(dir, name) };
+  return { requests: r.requests, ...lastDump(dir, name) };
 }
 
 export async function instructionCount(o: InstructionOptions): Promise<void> {
@@ -118,7 +121,6 @@ export async function instructionCount(o: InstructionOptions): Promise<void> {
     const bare = await startBare(o.stubUrl, undefined, 'undici', {
       wrapper: callgrind(dir, 'c'),
       built: buildBare(),
-
       nodeFlags: BARE_NODE_FLAGS,
     });
     servers.push(bare);
@@ -137,9 +139,7 @@ export async function instructionCount(o: InstructionOptions): Promise<void> {
       d: { server: gw, t: { url: `http://127.0.0.1:${gw.port}${o.path}`, headers: { 'x-api-key': key } } },
     };
     for (const id of ['c', 'd'] as const) {
-      const w = await closedLoopCount(targets[id].t, o.connections, o.warmRequests);
-      if (w.non2xx + w.errors > 0)
-        throw new Error(`(${id}) answered ${w.non2xx} non-2xx, ${w.errors} errors`);
+      const w = await load(id, targets[id].t, o.connections, o.warmRequests);
       console.log(`(${id}) warmed up: ${w.requests} requests at ${w.rps} req/s under callgrind`);
     }
     const rounds: Record<'c' | 'd', Counted[]> = { c: [], d: [] };
@@ -205,6 +205,7 @@ function report(rounds: Record<'c' | 'd', Counted[]>, o: InstructionOptions): vo
       warm_requests: o.warmRequests,
       rounds: o.rounds,
       build: o.distNote,
+      bare_proxy: `tsc build (var/bench-bare), node ${BARE_NODE_FLAGS.join(' ')}`,
       log_level: o.logLevel,
     },
     rounds,
