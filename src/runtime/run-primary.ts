@@ -25,7 +25,10 @@ export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
   let stopping = false;
   let exitCode = 0;
   const pending = new Set<NodeJS.Timeout>();
-  const alive = (): number => Object.keys(cluster.workers ?? {}).length;
+  // node lists a worker in cluster.workers until its IPC channel has closed too, which can come
+  // after its 'exit' event: counted by that list, the last worker's exit still saw one alive, no
+  // exit code was set, and the primary ended with 0 once the list emptied.
+  const alive = (): number => Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead()).length;
   const signalAll = (signal: NodeJS.Signals): void => {
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
   };

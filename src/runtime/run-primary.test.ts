@@ -1,0 +1,69 @@
+import { EventEmitter } from 'node:events';
+import type { Cluster, Worker } from 'node:cluster';
+import { silentLogger } from '../util/logger';
+import { ManualClock } from '../util/clock';
+import { runPrimary } from './run-primary';
+import { createWorkerRestarts } from './worker-restarts';
+
+/** node:cluster's primary side, as much of it as runPrimary uses; workers die when told. */
+function fakeCluster() {
+  const emitter = new EventEmitter();
+  const workers: Record<number, Worker> = {};
+  let next = 1;
+  const dead = new Set<number>();
+  const cluster = Object.assign(emitter, {
+    workers,
+    fork(): Worker {
+      const id = next++;
+      const w = {
+        id,
+        isDead: () => dead.has(id),
+        process: { pid: 1000 + id, kill: () => true },
+      } as unknown as Worker;
+      workers[id] = w;
+      return w;
+    },
+  }) as unknown as Cluster;
+  /** The worker's process ends; node may still list it until its IPC channel closes. */
+  const exit = (id: number, code: number, stillListed: boolean): void => {
+    dead.add(id);
+    const w = workers[id]!;
+    if (!stillListed) delete workers[id];
+    emitter.emit('exit', w, code, null);
+  };
+  const channelClosed = (id: number): void => {
+    delete workers[id];
+  };
+  return { cluster, exit, channelClosed };
+}
+
+/** A primary of two workers on the fake cluster; the exit codes it asked for. */
+function twoWorkerPrimary() {
+  const fake = fakeCluster();
+  const exits: number[] = [];
+  runPrimary(2, {
+    cluster: fake.cluster,
+    logger: silentLogger(),
+    restarts: createWorkerRestarts(new ManualClock(0)),
+    exit: (code) => exits.push(code),
+  });
+  return { ...fake, exits };
+}
+
+describe('the cluster primary', () => {
+  it('exits with 1 when no worker starts, even while node still lists the exited workers', () => {
+    const { exit, channelClosed, exits } = twoWorkerPrimary();
+    exit(1, 1, true);
+    exit(2, 1, true);
+    channelClosed(1);
+    channelClosed(2);
+    expect(exits).toEqual([1]);
+  });
+
+  it('exits with 1 when no worker starts and node drops each worker before its exit event', () => {
+    const { exit, exits } = twoWorkerPrimary();
+    exit(1, 1, false);
+    exit(2, 1, false);
+    expect(exits).toEqual([1]);
+  });
+});
