@@ -1,3 +1,5 @@
+// node's global `performance` is a getter run on every read: imported instead.
+import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';

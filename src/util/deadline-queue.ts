@@ -1,3 +1,5 @@
+// node's global `performance` is a getter run on every read: imported instead.
+import { performance } from 'node:perf_hooks';
 /**
  * Deadlines that all have the same length, kept in one first-in-first-out queue under one timer.
  *

@@ -1,3 +1,5 @@
+// node's global `Buffer` is a getter run on every read: imported instead.
+import { Buffer } from 'node:buffer';
 /**
  * UTF-8 bytes of a response body in one pass. Buffer.from(s) and Buffer.byteLength(s) each walk
  * the string once to size it and once more to encode it; a body written as a string is measured

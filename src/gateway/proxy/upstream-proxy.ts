@@ -1,3 +1,6 @@
+// node's globals `performance` and `Buffer` are getters run on every read: imported instead.
+import { performance } from 'node:perf_hooks';
+import { Buffer } from 'node:buffer';
 import { Pool } from './undici-pool';
 import type { Dispatcher } from 'undici';
 import type { UpstreamConfig } from '../../config/upstreams-schema';

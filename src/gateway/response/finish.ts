@@ -1,3 +1,5 @@
+// node's global `performance` is a getter run on every read: imported instead.
+import { performance } from 'node:perf_hooks';
 import type { RuntimeConfig } from '../../config/compile-config';
 import type { ApiError } from '../../errors/api-error';
 import { computeWindows } from '../../metering/windows';
