@@ -4,10 +4,11 @@ import type { Clock } from '../util/clock';
 
 export interface IdentitySigner {
   /**
-   * A short-lived JWT naming the account and plan, for the upstream; cached per account and plan,
-   * and then returned at once (a promise only when a token has to be signed).
+   * The Authorization value for the upstream, `Bearer <JWT>`: a short-lived JWT naming the account
+   * and plan, cached per account and plan with its header value (built once, not per request), and
+   * then returned at once (a promise only when a token has to be signed).
    */
-  assertion(accountId: string, plan: string): string | Promise<string>;
+  authorization(accountId: string, plan: string): string | Promise<string>;
   jwks(): { keys: JWK[] };
 }
 
@@ -25,7 +26,7 @@ export async function createIdentitySigner(opts: IdentityOptions, clock: Clock):
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = `gw-${Math.floor(clock.now() / 1000).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
-  const cache = new Map<string, { token: string; renewAt: number }>();
+  const cache = new Map<string, { value: string; renewAt: number }>();
   const sign = async (key: KeyLike, accountId: string, plan: string): Promise<string> => {
     const iat = Math.floor(clock.now() / 1000);
     return new SignJWT({ plan })
@@ -38,15 +39,16 @@ export async function createIdentitySigner(opts: IdentityOptions, clock: Clock):
       .sign(key);
   };
   return {
-    assertion(accountId, plan) {
+    authorization(accountId, plan) {
       const k = `${accountId}\u0000${plan}`;
       const now = clock.now();
       const hit = cache.get(k);
-      if (hit && hit.renewAt > now) return hit.token;
+      if (hit && hit.renewAt > now) return hit.value;
       return sign(privateKey, accountId, plan).then((token) => {
+        const value = `Bearer ${token}`;
         if (cache.size > 50_000) cache.clear();
-        cache.set(k, { token, renewAt: now + (opts.ttlSeconds * 1000) / 2 });
-        return token;
+        cache.set(k, { value, renewAt: now + (opts.ttlSeconds * 1000) / 2 });
+        return value;
       });
     },
     jwks: () => ({ keys: [jwk] }),

@@ -6,7 +6,7 @@ import { createOpsRoutes } from './ops-routes';
 import type { OpsDeps, ReadinessCheck } from './ops-routes';
 
 const identity: IdentitySigner = {
-  assertion: () => 'token',
+  authorization: () => 'Bearer token',
   jwks: () => ({ keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'k1' }] }),
 };
 

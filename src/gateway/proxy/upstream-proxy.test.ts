@@ -36,7 +36,7 @@ afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
 });
 
-const request = { requestId: 'req-1', assertion: 'jwt.token.here', clientIp: '203.0.113.9' };
+const request = { requestId: 'req-1', authorization: 'Bearer jwt.token.here', clientIp: '203.0.113.9' };
 
 describe('upstream proxy: forwarding', () => {
   test('it sends the request id, the identity assertion and the caller address, and answers status and body', async () => {

@@ -20,7 +20,8 @@ export interface ForwardRequest {
   /** Path and query on the upstream, e.g. /legal-documents?q=luat&page=1&per_page=20. */
   path: string;
   requestId: string;
-  assertion: string;
+  /** `Bearer <identity assertion>` (see identity-signer.ts). */
+  authorization: string;
   clientIp: string;
 }
 
@@ -88,7 +89,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring {
             'x-request-id',
             fr.requestId,
             'authorization',
-            `Bearer ${fr.assertion}`,
+            fr.authorization,
             'x-forwarded-for',
             fr.clientIp,
           ],

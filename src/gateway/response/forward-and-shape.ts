@@ -34,15 +34,15 @@ export async function forwardAndShape(
   proxy: UpstreamProxy,
 ): Promise<Outcome> {
   const { principal, route } = ctx;
-  const signed = deps.identity.assertion(principal!.account.id, principal!.plan.name);
-  const assertion = typeof signed === 'string' ? signed : await signed;
+  const signed = deps.identity.authorization(principal!.account.id, principal!.plan.name);
+  const authorization = typeof signed === 'string' ? signed : await signed;
   const t0 = performance.now();
   let reply;
   try {
     reply = await proxy.forward({
       path: upstreamPath(ctx),
       requestId: ctx.requestId,
-      assertion,
+      authorization,
       clientIp: ctx.clientIp,
     });
   } catch (err) {
