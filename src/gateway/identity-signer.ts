@@ -12,6 +12,12 @@ export interface IdentitySigner {
   jwks(): { keys: JWK[] };
 }
 
+/** A signed token's Authorization value, and when it is to be signed again. */
+interface Signed {
+  value: string;
+  renewAt: number;
+}
+
 export interface IdentityOptions {
   issuer: string;
   audience: string;
@@ -26,7 +32,10 @@ export async function createIdentitySigner(opts: IdentityOptions, clock: Clock):
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = `gw-${Math.floor(clock.now() / 1000).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
-  const cache = new Map<string, { value: string; renewAt: number }>();
+  // Account id → plan → entry: two lookups by strings the key cache keeps (their hashes are kept
+  // with them) instead of one by an account-and-plan string made and hashed on every request.
+  const cache = new Map<string, Map<string, Signed>>();
+  let cached = 0;
   const sign = async (key: KeyLike, accountId: string, plan: string): Promise<string> => {
     const iat = Math.floor(clock.now() / 1000);
     return new SignJWT({ plan })
@@ -40,14 +49,19 @@ export async function createIdentitySigner(opts: IdentityOptions, clock: Clock):
   };
   return {
     authorization(accountId, plan) {
-      const k = `${accountId}\u0000${plan}`;
       const now = clock.now();
-      const hit = cache.get(k);
+      const hit = cache.get(accountId)?.get(plan);
       if (hit && hit.renewAt > now) return hit.value;
       return sign(privateKey, accountId, plan).then((token) => {
         const value = `Bearer ${token}`;
-        if (cache.size > 50_000) cache.clear();
-        cache.set(k, { value, renewAt: now + (opts.ttlSeconds * 1000) / 2 });
+        if (cached >= 50_000) {
+          cache.clear();
+          cached = 0;
+        }
+        let plans = cache.get(accountId);
+        if (!plans) cache.set(accountId, (plans = new Map<string, Signed>()));
+        if (!plans.has(plan)) cached++;
+        plans.set(plan, { value, renewAt: now + (opts.ttlSeconds * 1000) / 2 });
         return value;
       });
     },
