@@ -17,9 +17,14 @@ export function hashesEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Keys have a fixed shape; anything else is rejected before hashing or touching a store. */
+const KEY_SHAPE = /^lk_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Keys have a fixed shape; anything else is rejected before hashing or touching a store. The length
+ * is checked first: every query value is also tested, and almost none is 46 characters long.
+ */
 export function looksLikeApiKey(s: string): boolean {
-  return /^lk_[A-Za-z0-9_-]{43}$/.test(s);
+  return s.length === 46 && KEY_SHAPE.test(s);
 }
 
 export function newId(prefix: string): string {

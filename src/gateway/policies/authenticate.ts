@@ -23,12 +23,14 @@ const carriesKey = ([name, value]: [string, string]): boolean =>
 const QUERY_KEY_MESSAGE =
   'Không được gửi API key trong query string. Hãy gửi key qua header Authorization: Bearer <API_KEY> hoặc X-Api-Key.';
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 function headerKey(headers: NodeJS.Dict<string | string[]>): string | undefined | null {
   const auth = headers.authorization;
   const xkey = headers['x-api-key'];
   let fromAuth: string | undefined;
   if (typeof auth === 'string' && auth !== '') {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    const m = BEARER.exec(auth);
     if (!m) return null;
     fromAuth = m[1];
   }

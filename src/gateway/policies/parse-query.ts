@@ -30,7 +30,12 @@ export function parseQuery(raw: string): ParsedQuery {
   const pairs: [string, string][] = [];
   let error: string | undefined;
   if (raw === '') return { pairs };
-  for (const part of raw.split('&')) {
+  // Parts between '&' found by hand: V8's split goes through its runtime.
+  for (let from = 0; from <= raw.length;) {
+    let to = raw.indexOf('&', from);
+    if (to === -1) to = raw.length;
+    const part = raw.slice(from, to);
+    from = to + 1;
     if (part === '') continue;
     const eq = part.indexOf('=');
     const rawName = eq === -1 ? part : part.slice(0, eq);
