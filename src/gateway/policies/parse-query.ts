@@ -1,3 +1,5 @@
+import { nonEmptyParts } from '../../util/split-parts';
+
 export interface ParsedQuery {
   pairs: [string, string][];
   /** Why the query string cannot be used (bad percent-encoding, control characters). */
@@ -30,13 +32,7 @@ export function parseQuery(raw: string): ParsedQuery {
   const pairs: [string, string][] = [];
   let error: string | undefined;
   if (raw === '') return { pairs };
-  // Parts between '&' found by hand: V8's split goes through its runtime.
-  for (let from = 0; from <= raw.length;) {
-    let to = raw.indexOf('&', from);
-    if (to === -1) to = raw.length;
-    const part = raw.slice(from, to);
-    from = to + 1;
-    if (part === '') continue;
+  for (const part of nonEmptyParts(raw, '&')) {
     const eq = part.indexOf('=');
     const rawName = eq === -1 ? part : part.slice(0, eq);
     const name = readable(rawName);

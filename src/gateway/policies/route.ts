@@ -2,25 +2,13 @@ import type { CompiledDataset, RuntimeConfig } from '../../config/compile-config
 import { ApiError } from '../../errors/api-error';
 import type { ResolvedRoute } from '../context';
 import type { PolicyFactory } from '../policy';
+import { nonEmptyParts } from '../../util/split-parts';
 import { parseQuery } from './parse-query';
 
 const ID_SHAPE = /^[a-z][a-z0-9]*_[A-Za-z0-9_-]{1,64}$/;
 
-/** The path's non-empty segments (split and filter by hand: V8's split goes through its runtime). */
-function segmentsOf(path: string): string[] {
-  const segs: string[] = [];
-  let from = 0;
-  while (from <= path.length) {
-    let to = path.indexOf('/', from);
-    if (to === -1) to = path.length;
-    if (to > from) segs.push(path.slice(from, to));
-    from = to + 1;
-  }
-  return segs;
-}
-
 function decodeSegments(path: string): string[] | undefined {
-  const segs = segmentsOf(path);
+  const segs = nonEmptyParts(path, '/');
   if (!path.includes('%')) return segs;
   try {
     return segs.map((s) => decodeURIComponent(s));
