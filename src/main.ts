@@ -5,6 +5,7 @@ import { ConfigError } from './config/load-config';
 import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
+import { makeGlobalsPlain } from './runtime/plain-globals';
 import { runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
 import { createWorkerRestarts } from './runtime/worker-restarts';
@@ -12,6 +13,7 @@ import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
 import { systemClock } from './util/clock';
 import { batchedDestination, createLogger } from './util/logger';
 
+makeGlobalsPlain();
 const env = process.env;
 const output = batchedDestination();
 const logger = createLogger(env.LOG_LEVEL || 'info', output);
