@@ -7,6 +7,9 @@ import type { Deadline, DeadlineQueue, Expiring } from '../util/deadline-queue';
 export const COMMAND_TIMED_OUT = 'Command timed out';
 
 const UTF8 = { replyEncoding: 'utf8' } as const;
+// ioredis reads replies as bytes; a command with no reply encoding keeps bulk strings as Buffers
+// and integers as numbers, and skips the walk that decodes the reply (convertBufferToString).
+const RAW = { replyEncoding: null } as const;
 
 /**
  * An ioredis command whose deadline is an entry in the caller's DeadlineQueue rather than a
@@ -15,13 +18,13 @@ const UTF8 = { replyEncoding: 'utf8' } as const;
 class TimedCommand extends Command implements Expiring {
   deadline: Deadline | undefined = undefined;
 
-  constructor(name: 'evalsha' | 'eval', args: (string | number)[]) {
+  constructor(name: 'evalsha' | 'eval', args: (string | number)[], integerReply: boolean) {
     // ioredis copies the arguments through Array.prototype.flat, which in V8 makes a runtime call
     // per element: ≈ 12k instructions for a reserve's nine. These are flat: slice copies them (the
     // command must not keep the caller's array literal: V8 then pretenures that literal's site, see
     // docs/gateway-performance.md, step 32), and they are made text as ioredis would (EVAL and
     // EVALSHA have no argument transformer of its own).
-    super(name, [], UTF8);
+    super(name, [], integerReply ? RAW : UTF8);
     this.args = args.slice();
     this.stringifyArguments();
   }
@@ -44,8 +47,9 @@ function send(
   keys: readonly string[],
   args: readonly (string | number)[],
   deadlines: DeadlineQueue | undefined,
+  integerReply: boolean,
 ): TimedCommand {
-  const command = new TimedCommand(name, [head, numberOfKeys, ...keys, ...args]);
+  const command = new TimedCommand(name, [head, numberOfKeys, ...keys, ...args], integerReply);
   if (deadlines) command.deadline = deadlines.start(command);
   void redis.sendCommand(command);
   return command;
@@ -77,10 +81,15 @@ function answered<T>(
 export class LuaScript {
   readonly sha: string;
 
+  /** The script returns only integers (or arrays of them, or nil): its reply needs no decoding. */
+  readonly integerReply: boolean;
+
   constructor(
     readonly lua: string,
     readonly numberOfKeys: number,
+    opts: { integerReply?: boolean } = {},
   ) {
+    this.integerReply = opts.integerReply ?? false;
     this.sha = createHash('sha1').update(lua).digest('hex');
   }
 
@@ -99,12 +108,12 @@ export class LuaScript {
     if (keys.length !== this.numberOfKeys)
       return Promise.reject(new Error(`script wants ${this.numberOfKeys} keys`));
     return answered(
-      send(redis, 'evalsha', this.sha, this.numberOfKeys, keys, args, deadlines),
+      send(redis, 'evalsha', this.sha, this.numberOfKeys, keys, args, deadlines, this.integerReply),
       parse,
       (err) => {
         if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
         return answered(
-          send(redis, 'eval', this.lua, this.numberOfKeys, keys, args, deadlines),
+          send(redis, 'eval', this.lua, this.numberOfKeys, keys, args, deadlines, this.integerReply),
           parse,
           (e) => {
             throw e;

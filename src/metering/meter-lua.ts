@@ -10,8 +10,9 @@ import { LuaScript } from './lua-script';
  *       2 docId (any text, so on its own)
  * The numbers travel as one argument because the client's cost grows with the argument count
  * (each is measured and framed on its own): 2 arguments instead of 13 take a third off the
- * reserve's CPU in the gateway. Returns {status, source, added, second, minute, daily, monthly,
- * fullText, creditCalls}; status: ok | capped | second | minute | daily | monthly. capped: reserved,
+ * reserve's CPU in the gateway. Returns integers only, {status, source, added, second, minute,
+ * daily, monthly, fullText, creditCalls}, status and source as the codes below: a reply of integers
+ * needs no decoding from bytes in the client (see LuaScript's `integerReply`). capped: reserved,
  * but the document is new today and the full-text cap is reached (see ReserveResult.fullTextBlocked).
  * Past the monthly quota with credits allowed, the quota's last calls are taken and only the rest
  * are credit calls.
@@ -19,8 +20,19 @@ import { LuaScript } from './lua-script';
  */
 export const RESERVE_ARGS = 12;
 
+/** The reserve's status codes in its reply, by index: ok, capped, then the window that refused. */
+export const RESERVE_STATUS = ['ok', 'capped', 'second', 'minute', 'daily', 'monthly'] as const;
+/** The reserve's source codes in its reply, by index. */
+export const RESERVE_SOURCE = ['quota', 'credits'] as const;
+
+/** `local OK, CAPPED, … = 0, 1, …`: the codes as Lua constants named after them. */
+const luaCodes = (names: readonly string[]): string =>
+  `local ${names.map((n) => n.toUpperCase()).join(', ')} = ${names.map((_, i) => i).join(', ')}`;
+
 export const RESERVE_SCRIPT = new LuaScript(
   `
+${luaCodes(RESERVE_STATUS)}
+${luaCodes(RESERVE_SOURCE)}
 local a = {}
 local bad = 'reserve wants ${RESERVE_ARGS} finite numbers'
 for v in string.gmatch(ARGV[1], '[^,]+') do
@@ -39,20 +51,20 @@ local mo = tonumber(redis.call('GET', KEYS[4]) or '0')
 local ft = redis.call('SCARD', KEYS[5])
 local credit = 0
 local function res(status, source, added) return {status, source, added, s, m, d, mo, ft, credit} end
-if s + 1 > perSecond then return res('second', 'quota', 0) end
-if m + 1 > perMinute then return res('minute', 'quota', 0) end
+if s + 1 > perSecond then return res(SECOND, QUOTA, 0) end
+if m + 1 > perMinute then return res(MINUTE, QUOTA, 0) end
 local add = 0
-local status = 'ok'
+local status = OK
 if hasDoc == 1 and redis.call('SISMEMBER', KEYS[5], docId) == 0 then
-  if ft >= cap then status = 'capped' else add = 1 end
+  if ft >= cap then status = CAPPED else add = 1 end
 end
 -- A call that costs nothing is never refused for quota (an account past a lowered quota included).
-if cost > 0 and d + cost > daily then return res('daily', 'quota', 0) end
-local source = 'quota'
+if cost > 0 and d + cost > daily then return res(DAILY, QUOTA, 0) end
+local source = QUOTA
 local fromQuota = cost
 if cost > 0 and mo + cost > monthly then
-  if creditsAllowed ~= 1 then return res('monthly', 'quota', 0) end
-  source = 'credits'
+  if creditsAllowed ~= 1 then return res(MONTHLY, QUOTA, 0) end
+  source = CREDITS
   fromQuota = math.max(0, math.min(cost, monthly - mo))
   credit = cost - fromQuota
 end
@@ -75,6 +87,7 @@ end
 return res(status, source, add)
 `,
   5,
+  { integerReply: true },
 );
 
 /**
@@ -100,4 +113,5 @@ if ARGV[3] == '1' then redis.call('SREM', KEYS[3], ARGV[4]) end
 return 1
 `,
   4,
+  { integerReply: true },
 );

@@ -3,7 +3,7 @@ import type { DeadlineQueue } from '../util/deadline-queue';
 import { holdWritesThisTurn } from '../util/end-of-turn';
 import { COMMAND_TIMED_OUT } from './lua-script';
 import type { RedisClient } from '../stores/redis-client';
-import { REFUND_SCRIPT, RESERVE_SCRIPT } from './meter-lua';
+import { REFUND_SCRIPT, RESERVE_SCRIPT, RESERVE_SOURCE, RESERVE_STATUS } from './meter-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
 import { REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
 import type { Windows } from './windows';
@@ -210,10 +210,14 @@ export class RedisMeterStore implements MeterStore {
   }
 }
 
-/** The reserve script's reply {status, source, added, second, minute, daily, monthly, fullText, creditCalls}. */
+/**
+ * The reserve script's reply {status, source, added, second, minute, daily, monthly, fullText,
+ * creditCalls}, all integers; status and source by their codes (RESERVE_STATUS, RESERVE_SOURCE).
+ */
 function reserveResult(reply: unknown, w: Windows): ReserveResult {
   if (!Array.isArray(reply) || reply.length !== 9) throw new Error('unexpected reserve reply');
-  const [status, source, added, second, minute, daily, monthly, ft, credit] = reply as unknown[];
+  const [statusCode, sourceCode, added, second, minute, daily, monthly, ft, credit] = reply as unknown[];
+  const status = RESERVE_STATUS[statusCode as number];
   const usage: Usage = {
     second: n(second),
     minute: n(minute),
@@ -231,7 +235,7 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
     case 'capped':
       return {
         ok: true,
-        source: source === 'credits' ? 'credits' : 'quota',
+        source: RESERVE_SOURCE[sourceCode as number] === 'credits' ? 'credits' : 'quota',
         creditCalls: n(credit),
         fullTextAdded: n(added) === 1,
         ...(status === 'capped' ? { fullTextBlocked: true } : {}),
@@ -246,7 +250,7 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
     case 'monthly':
       return fail('quota_exceeded', 'monthly', w.secondsToMonthEnd);
     default:
-      throw new Error(`unexpected reserve status ${String(status)}`);
+      throw new Error(`unexpected reserve status ${String(statusCode)}`);
   }
 }
 
