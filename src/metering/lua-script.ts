@@ -10,6 +10,7 @@ const UTF8 = { replyEncoding: 'utf8' } as const;
 // ioredis reads replies as bytes; a command with no reply encoding keeps bulk strings as Buffers
 // and integers as numbers, and skips the walk that decodes the reply (convertBufferToString).
 const RAW = { replyEncoding: null } as const;
+type ReplyOptions = typeof UTF8 | typeof RAW;
 
 /**
  * An ioredis command whose deadline is an entry in the caller's DeadlineQueue rather than a
@@ -18,13 +19,13 @@ const RAW = { replyEncoding: null } as const;
 class TimedCommand extends Command implements Expiring {
   deadline: Deadline | undefined = undefined;
 
-  constructor(name: 'evalsha' | 'eval', args: (string | number)[], integerReply: boolean) {
+  constructor(name: 'evalsha' | 'eval', args: (string | number)[], reply: ReplyOptions) {
     // ioredis copies the arguments through Array.prototype.flat, which in V8 makes a runtime call
     // per element: ≈ 12k instructions for a reserve's nine. These are flat: slice copies them (the
     // command must not keep the caller's array literal: V8 then pretenures that literal's site, see
     // docs/gateway-performance.md, step 32), and they are made text as ioredis would (EVAL and
     // EVALSHA have no argument transformer of its own).
-    super(name, [], integerReply ? RAW : UTF8);
+    super(name, [], reply);
     this.args = args.slice();
     this.stringifyArguments();
   }
@@ -39,17 +40,17 @@ class TimedCommand extends Command implements Expiring {
   }
 }
 
+/** EVALSHA names the script by its digest, EVAL sends its text. */
 function send(
   redis: RedisClient,
+  script: LuaScript,
   name: 'evalsha' | 'eval',
-  head: string,
-  numberOfKeys: number,
   keys: readonly string[],
   args: readonly (string | number)[],
   deadlines: DeadlineQueue | undefined,
-  integerReply: boolean,
 ): TimedCommand {
-  const command = new TimedCommand(name, [head, numberOfKeys, ...keys, ...args], integerReply);
+  const head = name === 'evalsha' ? script.sha : script.lua;
+  const command = new TimedCommand(name, [head, script.numberOfKeys, ...keys, ...args], script.reply);
   if (deadlines) command.deadline = deadlines.start(command);
   void redis.sendCommand(command);
   return command;
@@ -81,15 +82,15 @@ function answered<T>(
 export class LuaScript {
   readonly sha: string;
 
-  /** The script returns only integers (or arrays of them, or nil): its reply needs no decoding. */
-  readonly integerReply: boolean;
+  /** How ioredis is to read its replies: as they come when they are only integers (or nil). */
+  readonly reply: ReplyOptions;
 
   constructor(
     readonly lua: string,
     readonly numberOfKeys: number,
     opts: { integerReply?: boolean } = {},
   ) {
-    this.integerReply = opts.integerReply ?? false;
+    this.reply = opts.integerReply ? RAW : UTF8;
     this.sha = createHash('sha1').update(lua).digest('hex');
   }
 
@@ -107,19 +108,11 @@ export class LuaScript {
   ): Promise<T> {
     if (keys.length !== this.numberOfKeys)
       return Promise.reject(new Error(`script wants ${this.numberOfKeys} keys`));
-    return answered(
-      send(redis, 'evalsha', this.sha, this.numberOfKeys, keys, args, deadlines, this.integerReply),
-      parse,
-      (err) => {
-        if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-        return answered(
-          send(redis, 'eval', this.lua, this.numberOfKeys, keys, args, deadlines, this.integerReply),
-          parse,
-          (e) => {
-            throw e;
-          },
-        );
-      },
-    );
+    return answered(send(redis, this, 'evalsha', keys, args, deadlines), parse, (err) => {
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      return answered(send(redis, this, 'eval', keys, args, deadlines), parse, (e) => {
+        throw e;
+      });
+    });
   }
 }
