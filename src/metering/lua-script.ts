@@ -19,6 +19,8 @@ type ReplyOptions = typeof UTF8 | typeof RAW;
 class TimedCommand extends Command implements Expiring {
   deadline: Deadline | undefined = undefined;
 
+  private readonly raw: boolean;
+
   constructor(name: 'evalsha' | 'eval', args: (string | number)[], reply: ReplyOptions) {
     // ioredis copies the arguments through Array.prototype.flat, which in V8 makes a runtime call
     // per element: ≈ 12k instructions for a reserve's nine. These are flat: slice copies them (the
@@ -26,8 +28,20 @@ class TimedCommand extends Command implements Expiring {
     // docs/gateway-performance.md, step 32), and they are made text as ioredis would (EVAL and
     // EVALSHA have no argument transformer of its own).
     super(name, [], reply);
+    this.raw = reply === RAW;
     this.args = args.slice();
     this.stringifyArguments();
+  }
+
+  /**
+   * A raw reply goes on as a copy, so the parser's array dies while the parser runs, as it does
+   * when ioredis decodes a reply into a new one. Handed on itself, it lived to the caller's parse,
+   * and V8 pretenured its allocation site: every reply array was then made in the old generation
+   * (≈ 120 bytes a request) to die there, and full GCs came with it (docs/gateway-performance.md,
+   * step 34). `slice` is a builtin with no allocation site of its own.
+   */
+  override transformReply(result: Buffer | Buffer[]): string | string[] | Buffer | Buffer[] {
+    return this.raw && Array.isArray(result) ? result.slice() : super.transformReply(result);
   }
 
   expire(): void {
