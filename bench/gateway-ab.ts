@@ -6,24 +6,19 @@
 // and each round also gives both gateways' p99 and p99.9 from the scheduled start. With --idle=S as
 // well, each round measures a resumption: both gateways under the load for 8 s, then idle for S s,
 // then each one's first window (--duration) at the rate, in alternating order; full GCs are counted.
+// With --gc-growth both run with --trace-gc-nvp, and each round gives what their old generations
+// gained per request (bench/gc-growth.ts): a change in how long objects live shows there in every
+// round, where a full GC falls in a round or not.
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  closedLoop,
-  cpuSeconds,
-  FULL_GC_SERIES,
-  gatewayMetrics,
-  machine,
-  mib,
-  middleBy,
-  rssBytes,
-  sleep,
-  usPerRequest,
-} from './bench-lib';
+import { closedLoop, cpuSeconds, machine, mib, middleBy, rssBytes, sleep, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { OpenLoop } from './open-loop-client';
 import { warmUp } from './open-loop-rounds';
+import { GcGrowth } from './gc-growth';
+import { gcOfRound, gcTotals, growthOfRound } from './round-collections';
+import type { RoundCollections } from './round-collections';
 import { writeResults } from './gateway-report';
 import { startNodeFlags } from '../test/support/start-node-flags';
 import { ROOT, SERVER_NICE, benchKey, build, startGateway } from './gateway-setup';
@@ -54,44 +49,17 @@ export interface AbOptions {
   gen: OpenLoop;
   /** With rate: seconds both sit idle before each round, which then measures their resumption. */
   idle: number;
+  /** Both with --trace-gc-nvp: the old generation's growth and the promoted bytes per request. */
+  gcGrowth?: boolean;
   note: (s: string) => void;
 }
 
-interface AbRound {
+interface AbRound extends RoundCollections {
   rps: number;
   cpu_us_per_req: number;
   p99_ms?: number;
   p999_ms?: number;
   max_ms?: number;
-  /** Full (mark-compact) collections of the gateway during the round, from its /metrics. */
-  major_gcs: number;
-  /** Its scavenges' time on the main thread per 1,000 requests of the round (ms), from the same. */
-  scavenge_ms_per_1k: number;
-}
-
-interface GcTotals {
-  major: number;
-  /** Seconds the gateway's main thread spent in scavenges since its start. */
-  minorSeconds: number;
-}
-
-async function gcTotals(gw: Gateway): Promise<GcTotals> {
-  const value = await gatewayMetrics(gw.adminPort);
-  return {
-    major: value(FULL_GC_SERIES) ?? 0,
-    minorSeconds: value('nodejs_gc_duration_seconds_sum{kind="minor"}') ?? 0,
-  };
-}
-
-/** What the round's collections cost: full GCs, and scavenge time per 1,000 requests (ms). */
-async function gcOfRound(
-  gw: Gateway,
-  before: GcTotals,
-  requests: number,
-): Promise<Pick<AbRound, 'major_gcs' | 'scavenge_ms_per_1k'>> {
-  const after = await gcTotals(gw);
-  const ms = ((after.minorSeconds - before.minorSeconds) * 1e6) / Math.max(1, requests);
-  return { major_gcs: after.major - before.major, scavenge_ms_per_1k: Math.round(ms * 100) / 100 };
 }
 
 /**
@@ -122,10 +90,11 @@ function served(r: { non2xx: number; errors: number }): void {
   if (r.non2xx || r.errors) throw new Error(`non-2xx ${r.non2xx}, errors ${r.errors}`);
 }
 
-async function round(gw: Gateway, t: LoadTarget, o: AbOptions): Promise<AbRound> {
+async function round(gw: Gateway, t: LoadTarget, o: AbOptions, growth?: GcGrowth): Promise<AbRound> {
   // After the other gateway's round this one was idle: warm it at the rate first (open-loop-rounds.ts),
   // unless the round is there to measure just that (--idle).
   if (o.rate > 0 && o.idle === 0) await warmUp(o.gen, t, o.rate, 2);
+  growth?.read();
   const gcs = await gcTotals(gw);
   const before = cpuSeconds([gw.pid]);
   const cpuUs = (requests: number): number => usPerRequest(cpuSeconds([gw.pid]) - before, requests);
@@ -140,17 +109,28 @@ async function round(gw: Gateway, t: LoadTarget, o: AbOptions): Promise<AbRound>
       p999_ms: r.p999_ms,
       max_ms: r.max_ms,
       ...(await gcOfRound(gw, gcs, r.completed)),
+      ...growthOfRound(growth, r.completed),
     };
   }
   const r = await closedLoop(t, o.connections, o.seconds);
   const cpu = cpuUs(r.requests);
   served(r);
-  return { rps: r.rps, cpu_us_per_req: cpu, ...(await gcOfRound(gw, gcs, r.requests)) };
+  return {
+    rps: r.rps,
+    cpu_us_per_req: cpu,
+    ...(await gcOfRound(gw, gcs, r.requests)),
+    ...growthOfRound(growth, r.requests),
+  };
 }
+
+const signed = (n: number): string => (n < 0 ? `−${-n}` : `+${n}`);
 
 const tail = (r: AbRound): string =>
   (r.p99_ms === undefined ? '' : ` p99 ${r.p99_ms} ms p99.9 ${r.p999_ms} ms max ${r.max_ms} ms;`) +
   ` scavenges ${r.scavenge_ms_per_1k} ms/1k;` +
+  (r.old_growth_b_per_req === undefined
+    ? ''
+    : ` old generation ${signed(r.old_growth_b_per_req)} B/req (promoted ${r.promoted_b_per_req});`) +
   (r.major_gcs > 0 ? ` ${r.major_gcs} full GC;` : '');
 
 export async function ab(o: AbOptions): Promise<void> {
@@ -159,6 +139,7 @@ export async function ab(o: AbOptions): Promise<void> {
   const base = buildBase(o.base, o.note);
   let a: Gateway | undefined;
   let b: Gateway | undefined;
+  const traced = o.gcGrowth ? ['--trace-gc-nvp'] : [];
   try {
     // One after the other: both run the migrations on the same schema.
     a = await startGateway({
@@ -169,6 +150,7 @@ export async function ab(o: AbOptions): Promise<void> {
       dist: base.dist,
       startFlags: base.startFlags,
       heapFlags: o.heapFlags,
+      extraFlags: traced,
     });
     b = await startGateway({
       env: o.env,
@@ -176,8 +158,9 @@ export async function ab(o: AbOptions): Promise<void> {
       cpus: o.cpus,
       nice: SERVER_NICE,
       heapFlags: o.heapFlags,
-      extraFlags: o.bNodeArgs,
+      extraFlags: [...(o.bNodeArgs ?? []), ...traced],
     });
+    const growth = o.gcGrowth ? { a: new GcGrowth(a.logFile), b: new GcGrowth(b.logFile) } : undefined;
     console.log(`node flags: A ${a.nodeFlags.join(' ') || '(none)'}; B ${b.nodeFlags.join(' ') || '(none)'}`);
     const headers = { 'x-api-key': await benchKey(b, o.secret) };
     const ta: LoadTarget = { url: `http://127.0.0.1:${a.port}${o.path}`, headers };
@@ -195,11 +178,11 @@ export async function ab(o: AbOptions): Promise<void> {
       let ra: AbRound;
       let rb: AbRound;
       if (i % 2 === 0) {
-        ra = await round(a, ta, o);
-        rb = await round(b, tb, o);
+        ra = await round(a, ta, o, growth?.a);
+        rb = await round(b, tb, o, growth?.b);
       } else {
-        rb = await round(b, tb, o);
-        ra = await round(a, ta, o);
+        rb = await round(b, tb, o, growth?.b);
+        ra = await round(a, ta, o, growth?.a);
       }
       const r3 = (x: number): number => Math.round(x * 1000) / 1000;
       rounds.push({ a: ra, b: rb, rps: r3(rb.rps / ra.rps), cpu: r3(rb.cpu_us_per_req / ra.cpu_us_per_req) });
@@ -223,6 +206,12 @@ export async function ab(o: AbOptions): Promise<void> {
       a_scavenge_ms_per_1k: middleBy(rounds, (r) => r.a.scavenge_ms_per_1k)!.a.scavenge_ms_per_1k,
       b_scavenge_ms_per_1k: middleBy(rounds, (r) => r.b.scavenge_ms_per_1k)!.b.scavenge_ms_per_1k,
       b_scavenge_lower_in: rounds.filter((r) => r.b.scavenge_ms_per_1k < r.a.scavenge_ms_per_1k).length,
+      ...(growth && {
+        a_old_growth_b_per_req: middleBy(rounds, (r) => r.a.old_growth_b_per_req!)!.a.old_growth_b_per_req,
+        b_old_growth_b_per_req: middleBy(rounds, (r) => r.b.old_growth_b_per_req!)!.b.old_growth_b_per_req,
+        a_promoted_b_per_req: middleBy(rounds, (r) => r.a.promoted_b_per_req!)!.a.promoted_b_per_req,
+        b_promoted_b_per_req: middleBy(rounds, (r) => r.b.promoted_b_per_req!)!.b.promoted_b_per_req,
+      }),
     };
     console.log(
       `\nmedians: A ${med.a_cpu_us} µs/req, B ${med.b_cpu_us} µs/req; B/A throughput ${med.rps}, CPU per request ${med.cpu}`,
@@ -238,6 +227,12 @@ export async function ab(o: AbOptions): Promise<void> {
       `collections: full GCs in the rounds A ${med.a_major_gcs}, B ${med.b_major_gcs}; scavenges per 1,000 requests ` +
         `A ${med.a_scavenge_ms_per_1k} ms, B ${med.b_scavenge_ms_per_1k} ms (B lower in ${med.b_scavenge_lower_in} of ${o.rounds} rounds)`,
     );
+    if (growth) {
+      console.log(
+        `old generation per request (median round): A ${signed(med.a_old_growth_b_per_req!)} B (promoted ${med.a_promoted_b_per_req}), ` +
+          `B ${signed(med.b_old_growth_b_per_req!)} B (promoted ${med.b_promoted_b_per_req})`,
+      );
+    }
     const kind = o.rate === 0 ? 'gateway-ab' : o.idle > 0 ? 'gateway-ab-resume' : 'gateway-ab-open';
     const file = writeResults(kind, {
       date: new Date().toISOString(),

@@ -1,0 +1,90 @@
+/**
+ * What a gateway's old generation gains, read from its `--trace-gc-nvp` lines as its log grows.
+ *
+ * Full GCs counted in a window only show a change in how long objects live when one happens to
+ * fall in it; the growth per request shows it in every window and does not move with the host's
+ * speed. Two numbers, because they differ when V8 pretenures an allocation site (step 34 in
+ * docs/gateway-performance.md): what scavenges promoted, and how much the heap outside the young
+ * generation grew from one scavenge to the next, which also holds what was allocated straight into
+ * the old generation.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+
+export interface GcGrowthReading {
+  /** Scavenges in the lines read. */
+  scavenges: number;
+  /** Bytes they promoted to the old generation (their `promoted=`). */
+  promoted: number;
+  /**
+   * Bytes the heap outside the young generation grew by from one scavenge to the next (none across
+   * another kind of GC): the heap after each, less what it left in the young generation.
+   */
+  grown: number;
+}
+
+/** `[pid:isolate]    1234 ms: pause=… gc=s …`: V8's own line, never an access line that quotes one. */
+const NVP = /^\[\d+:0x[0-9a-f]+\]\s+[\d.]+ ms: pause=.*?\sgc=(\w+)\s/;
+
+const field = (line: string, name: string): number | undefined => {
+  const at = line.indexOf(` ${name}=`);
+  if (at < 0) return undefined;
+  const value = Number.parseFloat(line.slice(at + name.length + 2));
+  return Number.isFinite(value) ? value : undefined;
+};
+
+/** Reads one log file from where the last reading stopped; lines not from --trace-gc-nvp are skipped. */
+export class GcGrowth {
+  private offset = 0;
+  private lastAfter: number | undefined;
+
+  constructor(private readonly file: string) {}
+
+  /** The scavenges logged since the last call (a line not yet ended waits for the next). */
+  read(): GcGrowthReading {
+    const reading: GcGrowthReading = { scavenges: 0, promoted: 0, grown: 0 };
+    for (const line of this.readLines()) {
+      const gc = NVP.exec(line)?.[1];
+      if (gc === undefined) continue;
+      const total = field(line, 'total_size_after');
+      if (gc !== 's' || total === undefined) {
+        // A full GC frees the old generation: growth is counted again from the next scavenge.
+        this.lastAfter = undefined;
+        continue;
+      }
+      reading.scavenges++;
+      const promoted = field(line, 'promoted') ?? 0;
+      // What survived and was not promoted was copied within the young generation, and stays there.
+      const after = total - ((field(line, 'new_space_survived') ?? promoted) - promoted);
+      reading.promoted += promoted;
+      if (this.lastAfter !== undefined) reading.grown += after - this.lastAfter;
+      this.lastAfter = after;
+    }
+    return reading;
+  }
+
+  /** The whole lines written since the last call; the offset stays at the start of a line not yet ended. */
+  private readLines(): string[] {
+    const fd = openSync(this.file, 'r');
+    try {
+      const chunks: Buffer[] = [];
+      const buf = Buffer.alloc(1 << 20);
+      let at = this.offset;
+      for (;;) {
+        const n = readSync(fd, buf, 0, buf.length, at);
+        if (n === 0) break;
+        chunks.push(Buffer.from(buf.subarray(0, n)));
+        at += n;
+      }
+      const bytes = Buffer.concat(chunks);
+      const end = bytes.lastIndexOf(0x0a) + 1;
+      this.offset += end;
+      return bytes.subarray(0, end).toString('utf8').split('\n');
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** Bytes per request, rounded to a byte. */
+export const perRequest = (bytes: number, requests: number): number =>
+  Math.round(bytes / Math.max(1, requests));
