@@ -13,7 +13,7 @@ export interface RoundCollections {
   major_gcs: number;
   /** Its scavenges' time on the main thread per 1,000 requests of the round (ms), from the same. */
   scavenge_ms_per_1k: number;
-  /** With --trace-gc-nvp: bytes the heap after each scavenge grew by, per request of the round. */
+  /** With --trace-gc-nvp: bytes the heap outside the young generation grew by, per request of the round. */
   old_growth_b_per_req?: number;
   /** With --trace-gc-nvp: bytes scavenges promoted, per request of the round. */
   promoted_b_per_req?: number;
