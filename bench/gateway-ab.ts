@@ -191,26 +191,29 @@ export async function ab(o: AbOptions): Promise<void> {
           `B ${rb.rps} req/s ${rb.cpu_us_per_req} µs/req;${tail(rb)} B/A throughput ${rounds[i]!.rps}, CPU ${rounds[i]!.cpu}`,
       );
     }
+    // One side's figure in the round where that figure is the median.
+    const mid = (side: 'a' | 'b', key: keyof AbRound): number | undefined =>
+      middleBy(rounds, (r) => r[side][key]!)![side][key];
     const med = {
       rps: middleBy(rounds, (r) => r.rps)!.rps,
       cpu: middleBy(rounds, (r) => r.cpu)!.cpu,
-      a_cpu_us: middleBy(rounds, (r) => r.a.cpu_us_per_req)!.a.cpu_us_per_req,
-      b_cpu_us: middleBy(rounds, (r) => r.b.cpu_us_per_req)!.b.cpu_us_per_req,
+      a_cpu_us: mid('a', 'cpu_us_per_req'),
+      b_cpu_us: mid('b', 'cpu_us_per_req'),
       ...(o.rate > 0 && {
-        a_p99_ms: middleBy(rounds, (r) => r.a.p99_ms!)!.a.p99_ms,
-        b_p99_ms: middleBy(rounds, (r) => r.b.p99_ms!)!.b.p99_ms,
+        a_p99_ms: mid('a', 'p99_ms'),
+        b_p99_ms: mid('b', 'p99_ms'),
         b_p99_lower_in: rounds.filter((r) => r.b.p99_ms! < r.a.p99_ms!).length,
       }),
       a_major_gcs: rounds.reduce((n, r) => n + r.a.major_gcs, 0),
       b_major_gcs: rounds.reduce((n, r) => n + r.b.major_gcs, 0),
-      a_scavenge_ms_per_1k: middleBy(rounds, (r) => r.a.scavenge_ms_per_1k)!.a.scavenge_ms_per_1k,
-      b_scavenge_ms_per_1k: middleBy(rounds, (r) => r.b.scavenge_ms_per_1k)!.b.scavenge_ms_per_1k,
+      a_scavenge_ms_per_1k: mid('a', 'scavenge_ms_per_1k'),
+      b_scavenge_ms_per_1k: mid('b', 'scavenge_ms_per_1k'),
       b_scavenge_lower_in: rounds.filter((r) => r.b.scavenge_ms_per_1k < r.a.scavenge_ms_per_1k).length,
       ...(growth && {
-        a_old_growth_b_per_req: middleBy(rounds, (r) => r.a.old_growth_b_per_req!)!.a.old_growth_b_per_req,
-        b_old_growth_b_per_req: middleBy(rounds, (r) => r.b.old_growth_b_per_req!)!.b.old_growth_b_per_req,
-        a_promoted_b_per_req: middleBy(rounds, (r) => r.a.promoted_b_per_req!)!.a.promoted_b_per_req,
-        b_promoted_b_per_req: middleBy(rounds, (r) => r.b.promoted_b_per_req!)!.b.promoted_b_per_req,
+        a_old_growth_b_per_req: mid('a', 'old_growth_b_per_req'),
+        b_old_growth_b_per_req: mid('b', 'old_growth_b_per_req'),
+        a_promoted_b_per_req: mid('a', 'promoted_b_per_req'),
+        b_promoted_b_per_req: mid('b', 'promoted_b_per_req'),
       }),
     };
     console.log(
