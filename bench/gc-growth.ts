@@ -8,7 +8,7 @@
  * generation grew from one scavenge to the next, which also holds what was allocated straight into
  * the old generation.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 export interface GcGrowthReading {
   /** Scavenges in the lines read. */
@@ -66,17 +66,9 @@ export class GcGrowth {
   private readLines(): string[] {
     const fd = openSync(this.file, 'r');
     try {
-      const chunks: Buffer[] = [];
-      const buf = Buffer.alloc(1 << 20);
-      let at = this.offset;
-      for (;;) {
-        const n = readSync(fd, buf, 0, buf.length, at);
-        if (n === 0) break;
-        chunks.push(Buffer.from(buf.subarray(0, n)));
-        at += n;
-      }
-      const bytes = Buffer.concat(chunks);
-      const end = bytes.lastIndexOf(0x0a) + 1;
+      const bytes = Buffer.alloc(Math.max(0, fstatSync(fd).size - this.offset));
+      const n = readSync(fd, bytes, 0, bytes.length, this.offset);
+      const end = bytes.subarray(0, n).lastIndexOf(0x0a) + 1;
       this.offset += end;
       return bytes.subarray(0, end).toString('utf8').split('\n');
     } finally {

@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import type { Command } from 'ioredis';
+import type { Command, Redis } from 'ioredis';
 import { LuaScript } from '../../src/metering/lua-script';
 import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
 import { TEST_REDIS_URL } from '../support/databases';
