@@ -1,9 +1,19 @@
-import { runInNewContext } from 'node:vm';
+import { createContext, runInContext } from 'node:vm';
+import type { Context } from 'node:vm';
 import { PLAIN_GLOBALS, makeGlobalsPlain } from './plain-globals';
 
+/**
+ * A fresh context's global object, read in that context itself: contextifying a global object
+ * again (runInNewContext(code, global)) does not see its properties on newer Node versions.
+ */
+function freshGlobal(): { context: Context; target: typeof globalThis } {
+  const context = createContext();
+  return { context, target: runInContext('globalThis', context) as typeof globalThis };
+}
+
 /** A global object with node's kind of accessors, so the test leaves the runner's own alone. */
-function withAccessors(): { target: typeof globalThis; values: Record<string, unknown> } {
-  const target = runInNewContext('globalThis') as typeof globalThis;
+function withAccessors(): { context: Context; target: typeof globalThis; values: Record<string, unknown> } {
+  const { context, target } = freshGlobal();
   const values: Record<string, unknown> = { Buffer: Buffer, process: { pid: 1 } };
   for (const name of PLAIN_GLOBALS) {
     Object.defineProperty(target, name, {
@@ -15,7 +25,7 @@ function withAccessors(): { target: typeof globalThis; values: Record<string, un
       enumerable: false,
     });
   }
-  return { target, values };
+  return { context, target, values };
 }
 
 describe('makeGlobalsPlain', () => {
@@ -31,15 +41,15 @@ describe('makeGlobalsPlain', () => {
   });
 
   it('leaves them replaceable, as the setters did', () => {
-    const { target } = withAccessors();
+    const { context, target } = withAccessors();
     makeGlobalsPlain(target);
     const other = { pid: 2 };
     (target as unknown as Record<string, unknown>).process = other;
-    expect(runInNewContext('process', target)).toBe(other);
+    expect(runInContext('process', context)).toBe(other);
   });
 
   it('leaves a global that is already a data property, or cannot be redefined, as it is', () => {
-    const target = runInNewContext('globalThis') as typeof globalThis;
+    const { target } = freshGlobal();
     Object.defineProperty(target, 'Buffer', { value: 1, writable: false, configurable: false });
     Object.defineProperty(target, 'process', { get: () => 2, configurable: false });
     makeGlobalsPlain(target);
