@@ -8,7 +8,7 @@ import { ROOT } from './gateway-setup';
 /** The fields of a run's JSON this table reads (gateway-bench.ts writes them). */
 export interface RecordedRun {
   date: string;
-  machine: { cpu_model: string };
+  machine: { cpu_model: string; node?: string };
   revision?: string;
   notes?: string[];
   results: { id: string; rps: number }[];
@@ -46,22 +46,32 @@ export interface RunRow {
 export const TARGET_DC = 0.7;
 export const TARGET_P99_ADDED_MS = 5;
 
+const nodeMajor = (version: string | undefined): string | undefined => /^v?(\d+)\./.exec(version ?? '')?.[1];
+
 /**
- * What the run's notes say (d) ran with beyond the product's own flags, and the open loop's first
- * warm-up when the run had one.
+ * What the run's notes say (d) ran with beyond the product's own flags, its Node when that is not
+ * the major most runs used, and the open loop's first warm-up when the run had one.
  */
-function ranWith(notes: readonly string[], firstWarmupS: number | undefined): string {
+function ranWith(run: RecordedRun, usualNodeMajor: string | undefined): string {
+  const notes = run.notes ?? [];
+  const firstWarmupS = run.open_loop?.first_warmup_s;
   const heap = notes.some((n) => n.includes('--max-old-space-size=')) ? 'replica heap' : 'host heap';
+  const node = run.machine.node;
+  const otherNode =
+    node !== undefined && nodeMajor(node) !== usualNodeMajor ? [`Node ${node.replace(/^v/, '')}`] : [];
   const extra = notes.flatMap((n) => {
     const m = /flags as well: (.+)$/.exec(n) ?? /ran with (\S+) as well/.exec(n);
     return m ? [m[1]!] : [];
   });
   const warmup = firstWarmupS ? [`open loop after ${firstWarmupS} s first`] : [];
-  return [heap, ...extra, ...warmup].join(', ');
+  return [heap, ...otherNode, ...extra, ...warmup].join(', ');
 }
 
-/** One run's figures against the issue's two ratio targets; null where the run did not measure it. */
-export function runRow(file: string, run: RecordedRun): RunRow {
+/**
+ * One run's figures against the issue's two ratio targets; null where the run did not measure it.
+ * `usualNodeMajor` is the Node major most runs were made on: a run on another is marked.
+ */
+export function runRow(file: string, run: RecordedRun, usualNodeMajor?: string): RunRow {
   const dcRounds = run.rounds?.dc ?? [];
   const open = run.open_loop;
   const added = open?.rounds?.map((r) => r.p99_added_ms) ?? [];
@@ -72,7 +82,7 @@ export function runRow(file: string, run: RecordedRun): RunRow {
     date: run.date.slice(0, 16).replace('T', ' '),
     cpu: run.machine.cpu_model.replace(/\(R\)/g, '').replace(/ Processor.*$/, ''),
     revision: run.revision ?? '—',
-    ranWith: ranWith(run.notes ?? [], open?.first_warmup_s),
+    ranWith: ranWith(run, usualNodeMajor ?? nodeMajor(run.machine.node)),
     directRps: run.results.find((r) => r.id === 'a')?.rps ?? null,
     dc,
     dcRange: dcRounds.length > 1 ? `${Math.min(...dcRounds)}–${Math.max(...dcRounds)}` : '—',
@@ -101,11 +111,23 @@ export function runsMarkdown(rows: readonly RunRow[]): string {
   ].join('\n');
 }
 
+/** The value most of `xs` have (the first of equals); undefined ones are not counted. */
+function mostCommon(xs: readonly (string | undefined)[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const x of xs) if (x !== undefined) counts.set(x, (counts.get(x) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [x, n] of counts) if (best === undefined || n > counts.get(best)!) best = x;
+  return best;
+}
+
 /** The full runs of the bench (not its A/B, soak, partial or latest files), oldest first. */
 export function recordedRuns(dir: string, since = ''): RunRow[] {
-  return readdirSync(dir)
+  const runs = readdirSync(dir)
     .filter((f) => /^gateway-\d{4}-\d{2}-\d{2}[-T\w]*\.json$/.test(f))
-    .map((f) => runRow(f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordedRun))
+    .map((f) => ({ f, run: JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordedRun }));
+  const usual = mostCommon(runs.map(({ run }) => nodeMajor(run.machine.node)));
+  return runs
+    .map(({ f, run }) => runRow(f, run, usual))
     .filter((r) => r.rate !== null && r.date.replace(' ', 'T') >= since)
     .sort((a, b) => a.date.localeCompare(b.date));
 }

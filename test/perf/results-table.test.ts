@@ -86,6 +86,32 @@ describe('the table of recorded bench runs', () => {
     expect(runRow('f', run({ dc: 0.7, added: [1] })).ranWith).toBe('host heap');
   });
 
+  it('names the Node of a run made on another major than most runs were', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'results-table-'));
+    const on = (node: string, date: string): RecordedRun => {
+      const r = run({ dc: 0.7, added: [1], date });
+      return { ...r, machine: { ...r.machine, node } };
+    };
+    writeFileSync(
+      join(dir, 'gateway-2026-11-26T0700.json'),
+      JSON.stringify(on('v20.20.2', '2026-11-26T07:00:00Z')),
+    );
+    writeFileSync(
+      join(dir, 'gateway-2026-11-26T0800.json'),
+      JSON.stringify(on('v26.12.1', '2026-11-26T08:00:00Z')),
+    );
+    writeFileSync(
+      join(dir, 'gateway-2026-11-26T0900.json'),
+      JSON.stringify(on('v20.19.0', '2026-11-26T09:00:00Z')),
+    );
+    expect(recordedRuns(dir).map((r) => r.ranWith)).toEqual([
+      'host heap',
+      'host heap, Node 26.12.1',
+      'host heap',
+    ]);
+    expect(runRow('f', on('v26.12.1', '2026-11-26T08:00:00Z')).ranWith).toBe('host heap');
+  });
+
   it('lists only full runs with an open loop, oldest first, and counts those meeting both targets', () => {
     const dir = mkdtempSync(join(tmpdir(), 'results-table-'));
     const write = (name: string, body: unknown): void => writeFileSync(join(dir, name), JSON.stringify(body));
