@@ -30,6 +30,11 @@ function run(over: Partial<RecordedRun> & { dc: number; added: number[] }): Reco
   };
 }
 
+/** Writes a run's JSON into a results directory, as the bench would. */
+function writeJson(dir: string, name: string, body: unknown): void {
+  writeFileSync(join(dir, name), JSON.stringify(body));
+}
+
 describe('the table of recorded bench runs', () => {
   it('marks a run that meets both targets, with its rounds under the line', () => {
     const row = runRow('gateway-x.json', run({ dc: 0.74, added: [3.1, 4.9, 12.5], revision: 'abc1234' }));
@@ -92,18 +97,9 @@ describe('the table of recorded bench runs', () => {
       const r = run({ dc: 0.7, added: [1], date });
       return { ...r, machine: { ...r.machine, node } };
     };
-    writeFileSync(
-      join(dir, 'gateway-2026-11-26T0700.json'),
-      JSON.stringify(on('v20.20.2', '2026-11-26T07:00:00Z')),
-    );
-    writeFileSync(
-      join(dir, 'gateway-2026-11-26T0800.json'),
-      JSON.stringify(on('v26.12.1', '2026-11-26T08:00:00Z')),
-    );
-    writeFileSync(
-      join(dir, 'gateway-2026-11-26T0900.json'),
-      JSON.stringify(on('v20.19.0', '2026-11-26T09:00:00Z')),
-    );
+    writeJson(dir, 'gateway-2026-11-26T0700.json', on('v20.20.2', '2026-11-26T07:00:00Z'));
+    writeJson(dir, 'gateway-2026-11-26T0800.json', on('v26.12.1', '2026-11-26T08:00:00Z'));
+    writeJson(dir, 'gateway-2026-11-26T0900.json', on('v20.19.0', '2026-11-26T09:00:00Z'));
     expect(recordedRuns(dir).map((r) => r.ranWith)).toEqual([
       'host heap',
       'host heap, Node 26.12.1',
@@ -114,7 +110,7 @@ describe('the table of recorded bench runs', () => {
 
   it('lists only full runs with an open loop, oldest first, and counts those meeting both targets', () => {
     const dir = mkdtempSync(join(tmpdir(), 'results-table-'));
-    const write = (name: string, body: unknown): void => writeFileSync(join(dir, name), JSON.stringify(body));
+    const write = (name: string, body: unknown): void => writeJson(dir, name, body);
     write('gateway-2026-11-26T0700.json', run({ dc: 0.8, added: [2], date: '2026-11-26T07:00:00Z' }));
     write('gateway-2026-11-26.json', run({ dc: 0.6, added: [9], date: '2026-11-26T05:00:00Z' }));
     write('gateway-2026-11-25-run2.json', { ...run({ dc: 0.8, added: [1] }), open_loop: null });
