@@ -25,12 +25,52 @@ export interface GcGrowthReading {
 /** `[pid:isolate]    1234 ms: pause=… gc=s …`: V8's own line, never an access line that quotes one. */
 const NVP = /^\[\d+:0x[0-9a-f]+\]\s+[\d.]+ ms: pause=.*?\sgc=(\w+)\s/;
 
+/** Newer V8 (Node 26) writes the same as JSON: `[pid:isolate:n]    1234 ms: GC: {"pause":…}`. */
+const NVP_JSON = /^\[\d+:0x[0-9a-f]+(?::\d+)?\]\s+[\d.]+ ms: GC: (\{.*\})\s*$/;
+
 const field = (line: string, name: string): number | undefined => {
   const at = line.indexOf(` ${name}=`);
   if (at < 0) return undefined;
   const value = Number.parseFloat(line.slice(at + name.length + 2));
   return Number.isFinite(value) ? value : undefined;
 };
+
+const numberIn = (o: Record<string, unknown>, name: string): number | undefined =>
+  typeof o[name] === 'number' ? o[name] : undefined;
+
+/** One GC of a --trace-gc-nvp line in either form: its kind, the heap's size after it, what it moved. */
+interface NvpLine {
+  gc: string;
+  total: number | undefined;
+  promoted: number | undefined;
+  survived: number | undefined;
+}
+
+function nvpLine(line: string): NvpLine | undefined {
+  const gc = NVP.exec(line)?.[1];
+  if (gc !== undefined) {
+    const [total, promoted, survived] = ['total_size_after', 'promoted', 'new_space_survived'].map((n) =>
+      field(line, n),
+    );
+    return { gc, total, promoted, survived };
+  }
+  const json = NVP_JSON.exec(line)?.[1];
+  if (json === undefined) return undefined;
+  let o: unknown;
+  try {
+    o = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (typeof o !== 'object' || o === null || typeof (o as { gc?: unknown }).gc !== 'string') return undefined;
+  const r = o as Record<string, unknown>;
+  return {
+    gc: r.gc as string,
+    total: numberIn(r, 'end_object_size'),
+    promoted: numberIn(r, 'promoted'),
+    survived: numberIn(r, 'new_space_survived'),
+  };
+}
 
 /** Reads one log file from where the last reading stopped; lines not from --trace-gc-nvp are skipped. */
 export class GcGrowth {
@@ -43,18 +83,18 @@ export class GcGrowth {
   read(): GcGrowthReading {
     const reading: GcGrowthReading = { scavenges: 0, promoted: 0, grown: 0 };
     for (const line of this.readLines()) {
-      const gc = NVP.exec(line)?.[1];
+      const gc = nvpLine(line);
       if (gc === undefined) continue;
-      const total = field(line, 'total_size_after');
-      if (gc !== 's' || total === undefined) {
+      const total = gc.total;
+      if (gc.gc !== 's' || total === undefined) {
         // A full GC frees the old generation: growth is counted again from the next scavenge.
         this.lastAfter = undefined;
         continue;
       }
       reading.scavenges++;
-      const promoted = field(line, 'promoted') ?? 0;
+      const promoted = gc.promoted ?? 0;
       // What survived and was not promoted was copied within the young generation, and stays there.
-      const after = total - ((field(line, 'new_space_survived') ?? promoted) - promoted);
+      const after = total - ((gc.survived ?? promoted) - promoted);
       reading.promoted += promoted;
       if (this.lastAfter !== undefined) reading.grown += after - this.lastAfter;
       this.lastAfter = after;
