@@ -49,23 +49,25 @@ interface NvpLine {
 function nvpLine(line: string): NvpLine | undefined {
   const gc = NVP.exec(line)?.[1];
   if (gc !== undefined) {
-    const [total, promoted, survived] = ['total_size_after', 'promoted', 'new_space_survived'].map((n) =>
-      field(line, n),
-    );
-    return { gc, total, promoted, survived };
+    return {
+      gc,
+      total: field(line, 'total_size_after'),
+      promoted: field(line, 'promoted'),
+      survived: field(line, 'new_space_survived'),
+    };
   }
   const json = NVP_JSON.exec(line)?.[1];
   if (json === undefined) return undefined;
-  let o: unknown;
+  // The pattern holds a braced text: it parses to an object, or not at all.
+  let r: Record<string, unknown>;
   try {
-    o = JSON.parse(json);
+    r = JSON.parse(json) as Record<string, unknown>;
   } catch {
     return undefined;
   }
-  if (typeof o !== 'object' || o === null || typeof (o as { gc?: unknown }).gc !== 'string') return undefined;
-  const r = o as Record<string, unknown>;
+  if (typeof r.gc !== 'string') return undefined;
   return {
-    gc: r.gc as string,
+    gc: r.gc,
     total: numberIn(r, 'end_object_size'),
     promoted: numberIn(r, 'promoted'),
     survived: numberIn(r, 'new_space_survived'),
@@ -83,18 +85,18 @@ export class GcGrowth {
   read(): GcGrowthReading {
     const reading: GcGrowthReading = { scavenges: 0, promoted: 0, grown: 0 };
     for (const line of this.readLines()) {
-      const gc = nvpLine(line);
-      if (gc === undefined) continue;
-      const total = gc.total;
-      if (gc.gc !== 's' || total === undefined) {
+      const entry = nvpLine(line);
+      if (entry === undefined) continue;
+      const total = entry.total;
+      if (entry.gc !== 's' || total === undefined) {
         // A full GC frees the old generation: growth is counted again from the next scavenge.
         this.lastAfter = undefined;
         continue;
       }
       reading.scavenges++;
-      const promoted = gc.promoted ?? 0;
+      const promoted = entry.promoted ?? 0;
       // What survived and was not promoted was copied within the young generation, and stays there.
-      const after = total - ((gc.survived ?? promoted) - promoted);
+      const after = total - ((entry.survived ?? promoted) - promoted);
       reading.promoted += promoted;
       if (this.lastAfter !== undefined) reading.grown += after - this.lastAfter;
       this.lastAfter = after;
