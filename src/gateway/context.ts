@@ -3,6 +3,7 @@ import type { Account, ApiKeyRecord } from '../accounts/account-types';
 import type { CompiledDataset, CompiledPlan, CompiledSubresource } from '../config/compile-config';
 import type { ReserveInput, ReserveResult, Usage } from '../metering/meter-store';
 import type { Windows } from '../metering/windows';
+import type { GatewayHeaders } from './request-headers';
 
 export type RouteKind = 'list' | 'detail' | 'subresource' | 'me' | 'datasets';
 
@@ -39,6 +40,8 @@ export interface RequestContext {
   clientIp: string;
   req: IncomingMessage;
   res: ServerResponse;
+  /** The request headers the pipeline reads, taken from the request once. */
+  headers: GatewayHeaders;
   /** Raw query pairs, decoded; a repeated name is kept repeated so validation can refuse it. */
   query: [string, string][];
   queryError?: string;

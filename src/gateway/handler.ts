@@ -11,6 +11,7 @@ import { createUtf8Encoder } from '../util/utf8-slab';
 import type { RequestContext } from './context';
 import type { GatewayDeps } from './deps';
 import { buildPolicies } from './pipeline';
+import { readGatewayHeaders } from './request-headers';
 import { createUpstreamProxy } from './proxy/upstream-proxy';
 import type { UpstreamProxy } from './proxy/upstream-proxy';
 import { answerDatasets, answerMe } from './response/account-endpoints';
@@ -42,6 +43,7 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
         clientIp: '',
         req,
         res,
+        headers: readGatewayHeaders(req.rawHeaders),
         query: [],
         // Every field from the start: one object shape for all requests keeps property reads monomorphic.
         queryError: undefined,

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
+import { getWithHeaderLines } from '../../../test/support/header-lines';
 
 let h: Harness;
 beforeAll(async () => {
@@ -22,6 +23,12 @@ describe('authenticate: happy path', () => {
     const { key } = await h.account('starter');
     const res = await request(h.gw.app).get(list).set('Authorization', `Bearer ${key}`);
     expect(res.status).toBe(200);
+  });
+
+  it('accepts the key headers whatever the case of their names', async () => {
+    const { key } = await h.account('free');
+    expect((await request(h.gw.app).get(list).set('x-API-KEY', key)).status).toBe(200);
+    expect((await request(h.gw.app).get(list).set('AUTHORIZATION', `bearer ${key}`)).status).toBe(200);
   });
 });
 
@@ -132,5 +139,18 @@ describe('authenticate: security', () => {
       .set('X-Api-Key', a.key)
       .set('Authorization', `Bearer ${b.key}`);
     expect(res.status).toBe(401);
+  });
+
+  it('refuses an X-Api-Key sent on two lines rather than pick one', async () => {
+    const a = await h.account('free');
+    const b = await h.account('free');
+    for (const keys of [
+      [a.key, b.key],
+      [a.key, a.key],
+    ]) {
+      const res = await getWithHeaderLines(h.gw.app, list, { 'X-Api-Key': keys });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('unauthorized');
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { KeyEntry } from '../../accounts/key-cache';
 import { ApiError } from '../../errors/api-error';
 import type { RequestContext } from '../context';
 import type { PolicyFactory } from '../policy';
+import type { GatewayHeaders } from '../request-headers';
 
 /** Query parameter names that carry a key: refused outright so keys never sit in URLs and logs. */
 const KEY_PARAMS = new Set([
@@ -25,17 +26,16 @@ const QUERY_KEY_MESSAGE =
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-function headerKey(headers: NodeJS.Dict<string | string[]>): string | undefined | null {
+function headerKey(headers: GatewayHeaders): string | undefined | null {
   const auth = headers.authorization;
-  const xkey = headers['x-api-key'];
+  const xkey = headers.apiKey;
   let fromAuth: string | undefined;
-  if (typeof auth === 'string' && auth !== '') {
+  if (auth !== undefined && auth !== '') {
     const m = BEARER.exec(auth);
     if (!m) return null;
     fromAuth = m[1];
   }
-  const fromX = typeof xkey === 'string' && xkey !== '' ? xkey.trim() : undefined;
-  if (Array.isArray(xkey)) return null;
+  const fromX = xkey !== undefined && xkey !== '' ? xkey.trim() : undefined;
   // Two different keys on one request is ambiguous: refuse rather than guess.
   if (fromAuth !== undefined && fromX !== undefined && fromAuth !== fromX) return null;
   return fromAuth ?? fromX;
@@ -54,7 +54,7 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
       if (ctx.query.some(carriesKey)) {
         throw new ApiError('unauthorized', { message: QUERY_KEY_MESSAGE });
       }
-      const key = headerKey(ctx.req.headers);
+      const key = headerKey(ctx.headers);
       if (!key || !looksLikeApiKey(key)) throw new ApiError('unauthorized');
       const hash = hashApiKey(key);
       // A warm key is answered in this tick; only a miss waits for the database.

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { IpMatcher } from '../../config/trusted-proxies';
 import { parseIp } from '../../config/trusted-proxies';
 
-export type ClientIpResolver = (req: IncomingMessage) => string;
+/** The caller's address from the request's socket and its X-Forwarded-For value. */
+export type ClientIpResolver = (req: IncomingMessage, forwardedFor: string | undefined) => string;
 
 interface Peer {
   ip: string;
@@ -27,13 +28,10 @@ export function createClientIpResolver(trusted: IpMatcher): ClientIpResolver {
     }
     return peer;
   };
-  return (req) => {
+  return (req, forwardedFor) => {
     const peer = peerOf(req.socket);
-    if (!peer.trusted) return peer.ip;
-    const header = req.headers['x-forwarded-for'];
-    if (header === undefined) return peer.ip;
-    const raw = Array.isArray(header) ? header.join(',') : header;
-    const hops = raw
+    if (!peer.trusted || forwardedFor === undefined) return peer.ip;
+    const hops = forwardedFor
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
+import { getWithHeaderLines } from '../../../test/support/header-lines';
 
 let h: Harness;
 beforeAll(async () => {
@@ -25,6 +26,14 @@ describe('ip-allowlist: happy path', () => {
     expect(v4.status).toBe(200);
     const v6 = await request(h.gw.app).get(list).set('X-Api-Key', key).set('X-Forwarded-For', '2001:db8::1');
     expect(v6.status).toBe(200);
+  });
+
+  it('reads X-Forwarded-For sent over several lines as one list, in their order', async () => {
+    const { key } = await h.account('starter', { ipAllowlist: ['203.0.113.0/24'] });
+    const send = (lines: string[]) =>
+      getWithHeaderLines(h.gw.app, list, { 'X-Api-Key': [key], 'X-Forwarded-For': lines });
+    expect((await send(['198.51.100.7', '203.0.113.9'])).status).toBe(200);
+    expect((await send(['203.0.113.9', '198.51.100.7'])).status).toBe(403);
   });
 });
 

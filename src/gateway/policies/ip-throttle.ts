@@ -13,7 +13,7 @@ export const ipThrottlePolicy: PolicyFactory = (config, deps) => {
   return {
     name: 'ip-throttle',
     async handle(ctx) {
-      ctx.clientIp = clientIp(ctx.req);
+      ctx.clientIp = clientIp(ctx.req, ctx.headers.forwardedFor);
       try {
         await limiter.consume(ctx.clientIp, 1);
       } catch (rej) {

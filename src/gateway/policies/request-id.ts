@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { PolicyFactory } from '../policy';
+import { readGatewayHeaders } from '../request-headers';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** A sane incoming X-Request-Id, or undefined. */
-export function incomingRequestId(req: IncomingMessage): string | undefined {
-  const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : undefined;
+/** An incoming X-Request-Id if it is sane, or undefined. */
+export function saneRequestId(incoming: string | undefined): string | undefined {
+  return incoming !== undefined && SANE_ID.test(incoming) ? incoming : undefined;
 }
 
 /** A sane incoming X-Request-Id, or a new one. */
 export function requestIdOf(req: IncomingMessage): string {
-  return incomingRequestId(req) ?? randomUUID();
+  return saneRequestId(readGatewayHeaders(req.rawHeaders).requestId) ?? randomUUID();
 }
 
 /**
@@ -22,6 +22,6 @@ export function requestIdOf(req: IncomingMessage): string {
 export const requestIdPolicy: PolicyFactory = () => ({
   name: 'request-id',
   handle(ctx) {
-    ctx.requestId = incomingRequestId(ctx.req) ?? ctx.meterId;
+    ctx.requestId = saneRequestId(ctx.headers.requestId) ?? ctx.meterId;
   },
 });

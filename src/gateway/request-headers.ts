@@ -1,0 +1,51 @@
+/** The request headers the gateway reads; each undefined when the request did not send it. */
+export interface GatewayHeaders {
+  requestId: string | undefined;
+  authorization: string | undefined;
+  apiKey: string | undefined;
+  forwardedFor: string | undefined;
+}
+
+/**
+ * The four headers the gateway reads, in one pass over `rawHeaders` (name, value, name, value…).
+ * Newer Node builds `req.headers` only when it is first read, for every header sent; the gateway
+ * needs four. Repeated names get what `req.headers` would give them: Authorization keeps its
+ * first value, the X- names are joined with ", ".
+ */
+export function readGatewayHeaders(raw: readonly string[]): GatewayHeaders {
+  const out: GatewayHeaders = {
+    requestId: undefined,
+    authorization: undefined,
+    apiKey: undefined,
+    forwardedFor: undefined,
+  };
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    const value = raw[i + 1]!;
+    // The length rules out almost every other header before any case-folding.
+    switch (name.length) {
+      case 9:
+        if (is(name, 'x-api-key')) out.apiKey = join(out.apiKey, value);
+        break;
+      case 12:
+        if (is(name, 'x-request-id')) out.requestId = join(out.requestId, value);
+        break;
+      case 13:
+        if (out.authorization === undefined && is(name, 'authorization')) out.authorization = value;
+        break;
+      case 15:
+        if (is(name, 'x-forwarded-for')) out.forwardedFor = join(out.forwardedFor, value);
+        break;
+    }
+  }
+  return out;
+}
+
+/** `name` is `lower` in any case. */
+function is(name: string, lower: string): boolean {
+  return name === lower || name.toLowerCase() === lower;
+}
+
+function join(seen: string | undefined, value: string): string {
+  return seen === undefined ? value : `${seen}, ${value}`;
+}
