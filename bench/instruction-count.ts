@@ -153,7 +153,7 @@ export async function instructionCount(o: InstructionOptions): Promise<void> {
         );
       }
     }
-    report(rounds, o);
+    report(rounds, o, gw.nodeFlags);
   } finally {
     for (const s of servers.reverse()) await s.stop();
     if (o.keepDumps) console.log(`callgrind dumps kept in ${dir}`);
@@ -172,7 +172,8 @@ function perRequest(r: Counted): { main: number; helpers: number; total: number 
   };
 }
 
-function report(rounds: Record<'c' | 'd', Counted[]>, o: InstructionOptions): void {
+/** `gatewayFlags` are recorded: a run with --d-node-args counts another gateway than npm start's. */
+function report(rounds: Record<'c' | 'd', Counted[]>, o: InstructionOptions, gatewayFlags: string[]): void {
   const per = { c: rounds.c.map(perRequest), d: rounds.d.map(perRequest) };
   const ratios = (k: 'main' | 'total'): number[] => per.d.map((d, i) => ratio(d[k], per.c[i]?.[k]) ?? 0);
   const summary = {
@@ -206,6 +207,7 @@ function report(rounds: Record<'c' | 'd', Counted[]>, o: InstructionOptions): vo
       rounds: o.rounds,
       build: o.distNote,
       bare_proxy: `tsc build (var/bench-bare), node ${BARE_NODE_FLAGS.join(' ')}`,
+      gateway: `node ${gatewayFlags.join(' ')}`,
       log_level: o.logLevel,
     },
     rounds,
