@@ -17,23 +17,35 @@ export interface RedisInvalidationBusOptions {
   deadlines?: DeadlineQueue;
 }
 
+/** The first wait before asking again for a SUBSCRIBE the server refused; it doubles up to the max. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+
 /**
  * Redis pub/sub bus. A connection in subscriber mode can run nothing else, so the bus owns a
- * dedicated duplicate of the publisher's connection. It keeps an offline queue (SUBSCRIBE may be
- * sent before the first connect) and ioredis re-issues SUBSCRIBE after every reconnect.
+ * dedicated duplicate of the publisher's connection, and subscribes it again after every
+ * reconnect itself: ioredis' own re-subscribe (autoResubscribe) leaves a SUBSCRIBE that is refused
+ * or cut off by another drop as an unhandled rejection, which ends the process (fixed upstream in
+ * ioredis#2187, in no release yet). A cluster's subscriber node re-subscribes on its own and
+ * handles its failures, so there the bus subscribes once.
  */
 export class RedisInvalidationBus implements InvalidationBus {
   private readonly subscriber: RedisClient;
   private readonly listeners: ListenerSet;
   private readonly channel: string;
-  private readonly subscribed: Promise<unknown>;
+  private readonly onError: (err: unknown) => void;
+  private readonly subscribed: Promise<void>;
+  private acknowledged: () => void = () => undefined;
+  private retryMs = RETRY_FIRST_MS;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(private readonly opts: RedisInvalidationBusOptions) {
-    const onError = opts.onError ?? (() => undefined);
+    this.onError = opts.onError ?? (() => undefined);
     this.channel = opts.channel ?? 'lk:invalidate';
-    this.listeners = new ListenerSet(onError);
+    this.listeners = new ListenerSet(this.onError);
     const subscriberOptions = {
-      autoResubscribe: true,
+      autoResubscribe: false,
       maxRetriesPerRequest: null,
       commandTimeout: undefined,
     };
@@ -46,7 +58,7 @@ export class RedisInvalidationBus implements InvalidationBus {
             redisOptions: { ...publisher.options.redisOptions, ...subscriberOptions },
           })
         : publisher.duplicate({ ...subscriberOptions, enableOfflineQueue: true });
-    this.subscriber.on('error', onError);
+    this.subscriber.on('error', this.onError);
     this.subscriber.on('message', (channel: string, payload: string) => {
       if (channel !== this.channel) return;
       let msg: InvalidationMessage | null = null;
@@ -56,14 +68,20 @@ export class RedisInvalidationBus implements InvalidationBus {
         // reported below as malformed
       }
       if (msg) this.listeners.emit(msg);
-      else onError(new Error(`malformed invalidation message on ${channel}`));
+      else this.onError(new Error(`malformed invalidation message on ${channel}`));
     });
-    // Kept, not awaited here: ready() exposes it, and a failure must not be an unhandled rejection.
-    this.subscribed = this.subscriber.subscribe(this.channel);
-    this.subscribed.catch(onError);
+    this.subscribed = new Promise((resolve) => {
+      this.acknowledged = resolve;
+    });
+    if (this.subscriber instanceof Cluster) {
+      this.listen();
+    } else {
+      this.subscriber.on('ready', () => this.listen());
+      if (this.subscriber.status === 'wait') this.subscriber.connect().catch(() => undefined);
+    }
   }
 
-  /** Resolves once the first SUBSCRIBE is acknowledged (messages published before are not seen). */
+  /** Resolves once a SUBSCRIBE is first acknowledged (messages published before are not seen). */
   async ready(): Promise<void> {
     await this.subscribed;
   }
@@ -80,9 +98,35 @@ export class RedisInvalidationBus implements InvalidationBus {
 
   /** Closes the subscriber connection it owns; the publisher stays the caller's. */
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
     this.listeners.clear();
     this.subscriber.removeAllListeners('message');
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+  }
+
+  /**
+   * SUBSCRIBE, every failure handled. One refused on a live connection (an ACL without the
+   * channel, say) is asked again after a growing wait; after a drop, the next 'ready' asks.
+   */
+  private listen(): void {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    this.subscriber.subscribe(this.channel).then(
+      () => {
+        this.retryMs = RETRY_FIRST_MS;
+        this.acknowledged();
+      },
+      (err: unknown) => {
+        if (this.closed) return;
+        this.onError(err);
+        this.retryTimer = setTimeout(() => {
+          const sub = this.subscriber;
+          if (sub instanceof Cluster || sub.status === 'ready') this.listen();
+        }, this.retryMs).unref();
+        this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
+      },
+    );
   }
 }
 

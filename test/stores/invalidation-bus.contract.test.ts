@@ -141,6 +141,33 @@ describe('RedisInvalidationBus specifics', () => {
     await pair.close();
   });
 
+  it('reports a re-subscribe the server refuses, leaves nothing unhandled, and listens once allowed', async () => {
+    const server = await PrivateRedis.start();
+    const pair = await redisPair(server.url);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const onB = collect(pair.b);
+      const admin = pair.clients[0]!;
+      // Revoking the channel drops both subscribers (Redis 7) and refuses their SUBSCRIBE on reconnect.
+      await admin.call('ACL', 'SETUSER', 'default', 'resetchannels');
+      await eventually(() => pair.errors.filter((e) => /NOPERM/.test(String(e))).length >= 2);
+      await admin.call('ACL', 'SETUSER', 'default', 'allchannels');
+      await eventually(async () => {
+        await pair.a.publish({ type: 'key', keyHash: 'allowed_again' });
+        return onB.got.length > 0;
+      }, 10_000);
+      expect(onB.got[0]).toEqual({ type: 'key', keyHash: 'allowed_again' });
+      await new Promise((r) => setImmediate(r));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await pair.close().catch(() => undefined);
+      await server.kill();
+    }
+  });
+
   it('resubscribes after the server restarts', async () => {
     const server = await PrivateRedis.start();
     const pair = await redisPair(server.url);
