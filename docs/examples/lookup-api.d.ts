@@ -2389,8 +2389,7 @@ export interface components {
         'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
         'RateLimit-Policy': components['headers']['RateLimit-Policy'];
         RateLimit: components['headers']['RateLimit'];
-        /** @description Số giây cần chờ trước khi thử lại / Seconds to wait before retrying. */
-        'Retry-After'?: string;
+        'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
       content: {
@@ -6302,7 +6301,20 @@ export interface operations {
   };
   listDatasets: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Số trang, từ 1. Trang tối đa theo gói (meta.max_page): Free 5, Starter 20, Pro 50, Enterprise 200. Vượt quá → 422 page_limit.
+         *
+         *     *Page number, from 1. Highest page per plan (meta.max_page): Free 5, Starter 20, Pro 50, Enterprise 200. Beyond it → 422 page_limit.*
+         */
+        page?: components['parameters']['page'];
+        /**
+         * @description Số bản ghi mỗi trang. Trần theo gói: Free 20, Starter 50, Pro 100, Enterprise 200; giá trị lớn hơn được hạ xuống trần (meta.per_page cho biết giá trị thực).
+         *
+         *     *Records per page. Ceiling per plan: Free 20, Starter 50, Pro 100, Enterprise 200; a larger value is lowered to the ceiling silently (meta.per_page tells the effective value).*
+         */
+        per_page?: components['parameters']['per_page'];
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -6331,7 +6343,7 @@ export interface operations {
       };
       401: components['responses']['Error401_unauthorized'];
       403: components['responses']['Error403_ip_not_allowed_email_unverified_account_restricted'];
-      422: components['responses']['Error422_invalid_request'];
+      422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
     };

@@ -2,7 +2,7 @@ import type { RuntimeConfig } from '../config/compile-config';
 import { bi } from './bilingual';
 import { errorResponses } from './errors';
 import type { PathItemObject, ResponseObject } from './openapi-types';
-import { schemaRef } from './openapi-types';
+import { ref, schemaRef } from './openapi-types';
 import { CALLER_ERRORS, ok } from './operations';
 
 export const ACCOUNT_TAG = 'account';
@@ -40,11 +40,12 @@ export function accountPaths(
           'The datasets the caller’s plan may use, with their parameters, locked fields and sub-resources. Does not consume a call.',
         ),
         tags: [ACCOUNT_TAG],
+        parameters: [ref('parameters', 'page'), ref('parameters', 'per_page')],
         'x-min-plan': config.planList[0]!.name,
         'x-cost': 0,
         responses: {
           '200': ok(bi('Danh sách tập dữ liệu.', 'Datasets.'), schemaRef('DatasetsResponse')),
-          ...errorResponses([...CALLER_ERRORS, 'account_restricted'], config, responses),
+          ...errorResponses([...CALLER_ERRORS, 'account_restricted', 'page_limit'], config, responses),
         },
       },
     },

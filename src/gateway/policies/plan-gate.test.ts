@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
+import { everyDataset } from '../../../test/support/dataset-pages';
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,12 +22,12 @@ describe('plan-gate: happy path', () => {
   it('lists only the datasets of the caller plan in /v1/datasets', async () => {
     const free = (await h.account('free')).key;
     const starter = (await h.account('starter')).key;
-    const f = await request(h.gw.app).get('/v1/datasets').set('X-Api-Key', free);
-    const s = await request(h.gw.app).get('/v1/datasets').set('X-Api-Key', starter);
-    const paths = (r: request.Response) => (r.body.data as { path: string }[]).map((d) => d.path);
-    expect(paths(f)).not.toContain('/v1/premium-docs');
-    expect(paths(s)).toContain('/v1/premium-docs');
-    expect(paths(f)).toContain('/v1/legal-documents');
+    const paths = async (key: string) => (await everyDataset(h.gw.app, key)).map((d) => d.path);
+    const f = await paths(free);
+    const s = await paths(starter);
+    expect(f).not.toContain('/v1/premium-docs');
+    expect(s).toContain('/v1/premium-docs');
+    expect(f).toContain('/v1/legal-documents');
   });
 });
 

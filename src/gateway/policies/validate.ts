@@ -1,4 +1,5 @@
 import { ApiError } from '../../errors/api-error';
+import type { CompiledPlan } from '../../config/compile-config';
 import type { RequestContext } from '../context';
 import type { PolicyFactory } from '../policy';
 
@@ -16,30 +17,53 @@ function pageNumber(ctx: RequestContext, name: string, raw: string | undefined):
   return raw.length > 15 ? Number.MAX_SAFE_INTEGER : Number(raw);
 }
 
+/** The query's page, per_page and (for a dataset) declared parameters, each given at most once. */
+function givenOnce(ctx: RequestContext, params?: ReadonlyMap<string, unknown>): Map<string, string> {
+  const seen = new Map<string, string>();
+  for (const [name, value] of ctx.query) {
+    if (name !== 'page' && name !== 'per_page' && !params?.has(name)) continue;
+    if (seen.has(name)) {
+      throw new ApiError('invalid_request', {
+        param: name,
+        message: `Tham số ${name} chỉ được truyền một lần.`,
+      });
+    }
+    seen.set(name, value.trim());
+  }
+  return seen;
+}
+
 /**
  * Parameters against the dataset's declared schema before any upstream call: types, enums, real
  * dates, required-one-of → 422 invalid_request; page past the plan → 422 page_limit; per_page lowered.
+ * GET /v1/datasets is a list too, paged by the same rules.
  */
 export const validatePolicy: PolicyFactory = (config) => {
   const defaultPerPage = config.raw.plans.default_per_page;
+  const paging = (ctx: RequestContext, seen: Map<string, string>, plan: CompiledPlan): void => {
+    const page = pageNumber(ctx, 'page', seen.get('page')) ?? 1;
+    const perPage = Math.min(
+      pageNumber(ctx, 'per_page', seen.get('per_page')) ?? defaultPerPage,
+      plan.per_page_max,
+    );
+    if (page > plan.max_page) {
+      throw new ApiError('page_limit', {
+        upgrade_url: config.raw.plans.upgrade_url,
+        message: `Số trang tối đa của gói ${plan.name} là ${plan.max_page}.`,
+      });
+    }
+    ctx.page = page;
+    ctx.perPage = perPage;
+  };
   return {
     name: 'validate',
     handle(ctx) {
       const { route, principal } = ctx;
-      if (!route?.dataset || !principal || route.kind !== 'list') return;
+      if (!route || !principal || (route.kind !== 'list' && route.kind !== 'datasets')) return;
       if (ctx.queryError) throw new ApiError('invalid_request', { message: ctx.queryError });
-      const ds = route.dataset;
-      const seen = new Map<string, string>();
-      for (const [name, value] of ctx.query) {
-        if (name !== 'page' && name !== 'per_page' && !ds.params.has(name)) continue;
-        if (seen.has(name)) {
-          throw new ApiError('invalid_request', {
-            param: name,
-            message: `Tham số ${name} chỉ được truyền một lần.`,
-          });
-        }
-        seen.set(name, value.trim());
-      }
+      if (route.kind === 'datasets') return paging(ctx, givenOnce(ctx), principal.plan);
+      const ds = route.dataset!;
+      const seen = givenOnce(ctx, ds.params);
       // The upstream's query string, written directly: declared order, names and defaults encoded
       // once at load (param-validators.ts), each given value encoded once here.
       const parts: string[] = [];
@@ -62,22 +86,9 @@ export const validatePolicy: PolicyFactory = (config) => {
           message: `Cần ít nhất một trong các tham số: ${ds.requireOneOf.join(', ')}.`,
         });
       }
-      const plan = principal.plan;
-      const page = pageNumber(ctx, 'page', seen.get('page')) ?? 1;
-      const perPage = Math.min(
-        pageNumber(ctx, 'per_page', seen.get('per_page')) ?? defaultPerPage,
-        plan.per_page_max,
-      );
-      if (page > plan.max_page) {
-        throw new ApiError('page_limit', {
-          upgrade_url: config.raw.plans.upgrade_url,
-          message: `Số trang tối đa của gói ${plan.name} là ${plan.max_page}.`,
-        });
-      }
-      parts.push(`page=${page}`, `per_page=${perPage}`);
+      paging(ctx, seen, principal.plan);
+      parts.push(`page=${ctx.page!}`, `per_page=${ctx.perPage!}`);
       ctx.upstreamQuery = parts.join('&');
-      ctx.page = page;
-      ctx.perPage = perPage;
     },
   };
 };

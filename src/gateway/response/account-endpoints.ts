@@ -4,6 +4,7 @@ import { computeWindows } from '../../metering/windows';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
 import { fieldPlanFor } from '../shaping/field-plan';
+import { listMeta } from '../shaping/page-meta';
 import type { Outcome } from './finish';
 import { isoOrNull } from '../../util/iso-time';
 
@@ -63,47 +64,43 @@ export async function answerMe(
   };
 }
 
-/** GET /v1/datasets: the datasets the caller's plan may use (discovery; does not count). */
+/**
+ * GET /v1/datasets: the datasets the caller's plan may use (discovery; does not count), a list paged
+ * like any other (page and per_page as the validate policy read them).
+ */
 export function answerDatasets(ctx: RequestContext, config: RuntimeConfig): Outcome {
   const plan = ctx.principal!.plan;
-  const data = [...config.datasets.values()]
-    .filter((ds) => plan.rank >= ds.minRank)
-    .map((ds) => ({
-      path: `/v1/${ds.path}`,
-      id_prefix: ds.idPrefix,
-      title: ds.source.title ?? ds.path,
-      title_vi: ds.source.title_vi ?? null,
-      min_plan: ds.minPlan,
-      detail: ds.detail,
-      parameters: [...ds.params.values()].map((p) => ({
-        name: p.name,
-        type: p.spec.type,
-        ...(p.spec.type === 'enum' ? { values: p.spec.values } : {}),
-        ...(p.defaultValue !== undefined ? { default: p.defaultValue } : {}),
-      })),
-      require_one_of: ds.requireOneOf,
-      locked_fields: fieldPlanFor(ds, plan).locked,
-      subresources: [...ds.subresources.values()].map((s) => ({
-        name: s.name,
-        min_plan: s.minPlan,
-        cost: s.cost,
-        available: plan.rank >= s.minRank,
-      })),
-    }));
+  const page = ctx.page ?? 1;
+  const perPage = ctx.perPage ?? config.raw.plans.default_per_page;
+  const usable = [...config.datasets.values()].filter((ds) => plan.rank >= ds.minRank);
+  const data = usable.slice((page - 1) * perPage, page * perPage).map((ds) => ({
+    path: `/v1/${ds.path}`,
+    id_prefix: ds.idPrefix,
+    title: ds.source.title ?? ds.path,
+    title_vi: ds.source.title_vi ?? null,
+    min_plan: ds.minPlan,
+    detail: ds.detail,
+    parameters: [...ds.params.values()].map((p) => ({
+      name: p.name,
+      type: p.spec.type,
+      ...(p.spec.type === 'enum' ? { values: p.spec.values } : {}),
+      ...(p.defaultValue !== undefined ? { default: p.defaultValue } : {}),
+    })),
+    require_one_of: ds.requireOneOf,
+    locked_fields: fieldPlanFor(ds, plan).locked,
+    subresources: [...ds.subresources.values()].map((s) => ({
+      name: s.name,
+      min_plan: s.minPlan,
+      cost: s.cost,
+      available: plan.rank >= s.minRank,
+    })),
+  }));
   return {
     status: 200,
     body: {
       success: true,
       data,
-      meta: {
-        page: 1,
-        per_page: data.length,
-        total: data.length,
-        has_more: false,
-        max_page: 1,
-        locked_fields: [],
-        upgrade_url: config.raw.plans.upgrade_url,
-      },
+      meta: listMeta(page, perPage, usable.length, plan.max_page, [], config.raw.plans.upgrade_url),
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ResolvedRoute } from '../context';
 import { fieldPlanFor } from './field-plan';
 import type { FieldPlan } from './field-plan';
 import { htmlPreview } from './html-preview';
+import { listMeta } from './page-meta';
 
 type Row = Record<string, unknown>;
 
@@ -38,7 +39,6 @@ export interface ShapeInput {
 export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
   const ds = s.route.dataset!;
   const fp = fieldPlanFor(ds, s.plan);
-  const meta = { locked_fields: fp.locked, upgrade_url: s.upgradeUrl };
   if (!isRecord(upstream)) throw upstreamUnavailable();
   if (s.route.kind === 'list') {
     const { data, total } = upstream;
@@ -53,19 +53,11 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
       rows.push(row);
       if (typeof row.id === 'string') ids.push(row.id);
     }
-    const maxPage = s.plan.max_page;
     return {
       body: {
         success: true,
         data: rows,
-        meta: {
-          page: s.page,
-          per_page: s.perPage,
-          total,
-          has_more: s.page < maxPage && s.page * s.perPage < total,
-          max_page: maxPage,
-          ...meta,
-        },
+        meta: listMeta(s.page, s.perPage, total, s.plan.max_page, fp.locked, s.upgradeUrl),
       },
       ids,
     };
@@ -74,7 +66,7 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
   if (!isRecord(data)) throw upstreamUnavailable();
   const record = s.route.kind === 'detail' ? lockFields(data, fp, s.previewChars) : data;
   return {
-    body: { success: true, data: record, meta },
+    body: { success: true, data: record, meta: { locked_fields: fp.locked, upgrade_url: s.upgradeUrl } },
     ids: s.route.kind === 'detail' && s.route.id ? [s.route.id] : [],
   };
 }

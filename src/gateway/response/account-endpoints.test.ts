@@ -1,0 +1,75 @@
+import request from 'supertest';
+import { startHarness } from '../../../test/support/gateway-harness';
+import type { Harness } from '../../../test/support/gateway-harness';
+
+let h: Harness;
+let free: string;
+let enterprise: string;
+beforeAll(async () => {
+  h = await startHarness();
+  free = (await h.account('free')).key;
+  enterprise = (await h.account('enterprise')).key;
+});
+afterAll(() => h.close());
+
+const get = (key: string, path: string) => request(h.gw.app).get(path).set('X-Api-Key', key);
+const paths = (r: request.Response): string[] => (r.body.data as { path: string }[]).map((d) => d.path);
+
+describe('GET /v1/datasets: paging like every list', () => {
+  it('lowers per_page to the plan ceiling and reports the page, the total and has_more', async () => {
+    const all = paths(await get(enterprise, '/v1/datasets?per_page=200'));
+    expect(all.length).toBeGreaterThan(3);
+    const res = await get(free, '/v1/datasets?per_page=500');
+    expect(res.status).toBe(200);
+    const total = res.body.meta.total as number;
+    expect(res.body.meta).toMatchObject({ page: 1, per_page: 20, max_page: 5, locked_fields: [] });
+    expect(res.body.data).toHaveLength(Math.min(20, total));
+    expect(res.body.meta.has_more).toBe(total > 20);
+  });
+
+  it('walks the whole list page by page, each dataset once, in the order of one full page', async () => {
+    const full = await get(enterprise, '/v1/datasets?per_page=200');
+    const total = full.body.meta.total as number;
+    expect(paths(full)).toHaveLength(total);
+    const walked: string[] = [];
+    for (let page = 1; ; page++) {
+      const res = await get(enterprise, `/v1/datasets?per_page=3&page=${page}`);
+      expect(res.status).toBe(200);
+      expect(res.body.meta).toMatchObject({ page, per_page: 3, total });
+      walked.push(...paths(res));
+      if (!res.body.meta.has_more) break;
+    }
+    expect(walked).toEqual(paths(full));
+  });
+
+  it('answers a page past the last dataset with an empty list, not an error', async () => {
+    const res = await get(enterprise, '/v1/datasets?per_page=200&page=2');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+    expect(res.body.meta).toMatchObject({ page: 2, has_more: false });
+  });
+
+  it('keeps the default page size when none is given', async () => {
+    const res = await get(enterprise, '/v1/datasets');
+    expect(res.body.meta.per_page).toBe(20);
+    expect(res.body.data.length).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('GET /v1/datasets: errors', () => {
+  it('answers 422 page_limit past the plan maximum, with upgrade_url', async () => {
+    const res = await get(free, '/v1/datasets?page=6');
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: 'page_limit' });
+    expect(typeof res.body.upgrade_url).toBe('string');
+  });
+
+  it.each([['page=0'], ['page=abc'], ['per_page=-1'], ['page=1&page=2']])(
+    'answers 422 invalid_request for %s',
+    async (query) => {
+      const res = await get(free, `/v1/datasets?${query}`);
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ success: false, code: 'invalid_request' });
+    },
+  );
+});
