@@ -70,8 +70,9 @@ export async function answerMe(
  */
 export function answerDatasets(ctx: RequestContext, config: RuntimeConfig): Outcome {
   const plan = ctx.principal!.plan;
-  const page = ctx.page ?? 1;
-  const perPage = ctx.perPage ?? config.raw.plans.default_per_page;
+  // Set by the validate policy for this route, its default and the plan's ceiling applied there.
+  const page = ctx.page!;
+  const perPage = ctx.perPage!;
   const usable = [...config.datasets.values()].filter((ds) => plan.rank >= ds.minRank);
   const data = usable.slice((page - 1) * perPage, page * perPage).map((ds) => ({
     path: `/v1/${ds.path}`,
