@@ -19,6 +19,14 @@ const output = batchedDestination();
 const logger = createLogger(env.LOG_LEVEL || 'info', output);
 // Lines still in the batch (the last access lines of a drain, a shutdown error) are written at exit.
 process.on('exit', () => output.flushSync());
+// A throw or a rejection nobody handles still ends the process (Node's default, and the orchestrator
+// restarts it), but first says why in a JSON line that log pipelines read like every other.
+process.on('uncaughtExceptionMonitor', (err, origin) =>
+  logger.fatal(
+    { err, origin },
+    origin === 'unhandledRejection' ? 'unhandled promise rejection: exiting' : 'uncaught exception: exiting',
+  ),
+);
 const num = (v: string | undefined): number | undefined => (v && /^\d+$/.test(v) ? Number(v) : undefined);
 
 async function runProduct(): Promise<void> {

@@ -180,6 +180,43 @@ describe('hot configuration reload', () => {
   });
 });
 
+interface LogLine {
+  level: number;
+  msg: string;
+  origin?: string;
+  err?: { type: string; message: string; stack: string };
+}
+
+describe('a fault nobody handles', () => {
+  it('ends the process with exit 1 after one fatal JSON line naming the error, so the restart has a logged cause', async () => {
+    // A second product on the same stub, with in-memory counters: this one is meant to die.
+    const doomed = await startProductProcess(
+      { CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET },
+      120_000,
+      ['--import', join(__dirname, 'reject-on-signal.ts')],
+    );
+    try {
+      expect((await apiGet(doomed, '/v1/me')).status).toBe(401); // it serves before the fault
+      doomed.child.kill('SIGUSR2');
+      expect(await doomed.exited).toBe(1);
+      const stdout = doomed
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'));
+      const fatal = stdout.map((l) => JSON.parse(l) as LogLine).filter((e) => e.level === 60);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]).toMatchObject({
+        msg: 'unhandled promise rejection: exiting',
+        origin: 'unhandledRejection',
+        err: { type: 'Error', message: 'a rejection nobody handles (test)' },
+      });
+      expect(fatal[0]!.err?.stack).toContain('reject-on-signal.ts');
+    } finally {
+      if (doomed.child.exitCode === null) await doomed.stop('SIGKILL');
+    }
+  }, 150_000);
+});
+
 describe('graceful shutdown', () => {
   it('finishes requests in flight on SIGTERM, refuses new connections, and exits 0', async () => {
     const inflight = Array.from({ length: 5 }, (_, i) => apiGet(p, `/v1/legal-documents/vb_${i}_slow`, key));

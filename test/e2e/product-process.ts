@@ -44,13 +44,19 @@ export function tempConfig(
   return dir;
 }
 
-/** `src/main.ts` in its own process, as `npm start` runs it: its output so far and its exit code. */
-export function spawnProduct(env: Record<string, string>): {
+/**
+ * `src/main.ts` in its own process, as `npm start` runs it: its output so far and its exit code.
+ * `nodeArgs` go after tsx's loader, so they may name TypeScript modules to `--import`.
+ */
+export function spawnProduct(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): {
   child: ChildProcessByStdio<null, Readable, Readable>;
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -78,8 +84,9 @@ export function spawnProduct(env: Record<string, string>): {
 export async function startProductProcess(
   env: Record<string, string>,
   timeoutMs = 120_000,
+  nodeArgs: string[] = [],
 ): Promise<ProductProcess> {
-  const { child, output, exited } = spawnProduct(env);
+  const { child, output, exited } = spawnProduct(env, nodeArgs);
   const started = await new Promise<{ port: number; admin_port: number }>((resolveStart, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`product did not start:\n${output().slice(-3000)}`)),
