@@ -188,33 +188,41 @@ interface LogLine {
 }
 
 describe('a fault nobody handles', () => {
-  it('ends the process with exit 1 after one fatal JSON line naming the error, so the restart has a logged cause', async () => {
-    // A second product on the same stub, with in-memory counters: this one is meant to die.
-    const doomed = await startProductProcess(
-      { CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET },
-      120_000,
-      ['--import', join(__dirname, 'reject-on-signal.ts')],
-    );
-    try {
-      expect((await apiGet(doomed, '/v1/me')).status).toBe(401); // it serves before the fault
-      doomed.child.kill('SIGUSR2');
-      expect(await doomed.exited).toBe(1);
-      const stdout = doomed
-        .output()
-        .split('\n')
-        .filter((l) => l.startsWith('{'));
-      const fatal = stdout.map((l) => JSON.parse(l) as LogLine).filter((e) => e.level === 60);
-      expect(fatal).toHaveLength(1);
-      expect(fatal[0]).toMatchObject({
-        msg: 'unhandled promise rejection: exiting',
-        origin: 'unhandledRejection',
-        err: { type: 'Error', message: 'a rejection nobody handles (test)' },
-      });
-      expect(fatal[0]!.err?.stack).toContain('reject-on-signal.ts');
-    } finally {
-      if (doomed.child.exitCode === null) await doomed.stop('SIGKILL');
-    }
-  }, 150_000);
+  it.each([
+    [
+      'reject',
+      'unhandledRejection',
+      'unhandled promise rejection: exiting',
+      'a rejection nobody handles (test)',
+    ],
+    ['throw', 'uncaughtException', 'uncaught exception: exiting', 'an exception nobody catches (test)'],
+  ])(
+    'ends the process with exit 1 after one fatal JSON line naming the error (%s), so the restart has a logged cause',
+    async (fault, origin, msg, message) => {
+      // A second product on the same stub, with in-memory counters: this one is meant to die.
+      const doomed = await startProductProcess(
+        { CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET, TEST_FAULT: fault },
+        120_000,
+        ['--import', join(__dirname, 'fault-on-signal.ts')],
+      );
+      try {
+        expect((await apiGet(doomed, '/v1/me')).status).toBe(401); // it serves before the fault
+        doomed.child.kill('SIGUSR2');
+        expect(await doomed.exited).toBe(1);
+        const stdout = doomed
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('{'));
+        const fatal = stdout.map((l) => JSON.parse(l) as LogLine).filter((e) => e.level === 60);
+        expect(fatal).toHaveLength(1);
+        expect(fatal[0]).toMatchObject({ msg, origin, err: { type: 'Error', message } });
+        expect(fatal[0]!.err?.stack).toContain('fault-on-signal.ts');
+      } finally {
+        if (doomed.child.exitCode === null) await doomed.stop('SIGKILL');
+      }
+    },
+    150_000,
+  );
 });
 
 describe('graceful shutdown', () => {
