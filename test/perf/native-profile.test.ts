@@ -88,12 +88,22 @@ describe('the sweep table of (c) against (d) by kind of work', () => {
   it('shows each kind either server spent time in and sums the two halves', () => {
     const table = nativeTable(
       point('c', { JSON: 20, 'JavaScript (JIT code)': 13.2, kernel: 15 }),
-      point('d', { JSON: 20.5, 'JavaScript (JIT code)': 24, 'V8 inline caches': 11.1, kernel: 18 }),
+      point('d', { JSON: 21, 'JavaScript (JIT code)': 24, 'V8 inline caches': 11.1, kernel: 18 }),
     );
     expect(table).toContain('JavaScript (JIT code) | 13.2 | 24 | 10.8');
     expect(table).toContain('V8 inline caches | 0 | 11.1 | 11.1');
     expect(table).not.toContain('GC |');
     expect(table).toContain('running JavaScript | 13.2 | 35.1 | 21.9');
-    expect(table).toContain('everything else (JSON, UTF-8, GC, node, libc, kernel) | 35 | 38.5 | 3.5');
+    expect(table).toContain('everything else (JSON, UTF-8, GC, node, libc, kernel) | 35 | 39 | 4');
+    expect(table).toMatch(/^ {2}host check: JSON, the same work in both, \(d\) \/ \(c\) = 1\.05$/m);
+    expect(table).not.toContain('host moved');
+  });
+
+  it('flags a point where the same JSON work cost far more in one window than in the other', () => {
+    const table = nativeTable(
+      point('c', { JSON: 12.5, kernel: 72.9 }),
+      point('d', { JSON: 28.4, kernel: 263.9 }),
+    );
+    expect(table).toContain('(d) / (c) = 2.27: the host moved between the windows');
   });
 });
