@@ -6,7 +6,7 @@
 // each server's main thread is also sampled by perf(1) and its CPU split by kind of work.
 import { closedLoop, cpuDuring, machine, percentOfCore, processTree, usPerRequest } from './bench-lib';
 import type { LoadResult, LoadTarget } from './bench-lib';
-import { treeRevision, writeResults } from './gateway-report';
+import { ratio, treeRevision, writeResults } from './gateway-report';
 import type { Gateway, Server } from './gateway-setup';
 import { NATIVE_KINDS, PERF_HZ, isJsWork, nativeDuring, perRequest } from './native-profile';
 import type { NativeKind } from './native-profile';
@@ -86,12 +86,11 @@ export function nativeTable(c: SweepPoint, d: SweepPoint): string {
   // Both parse the same upstream body and write nearly the same envelope (0.83–1.3 at every point
   // of the first five sweeps but one), so a JSON ratio far from 1 says the host's speed moved
   // between the two windows.
-  const [cJson, dJson] = [cn.JSON ?? 0, dn.JSON ?? 0];
-  if (cJson && dJson) {
-    const ratio = Math.round((dJson / cJson) * 100) / 100;
+  const json = dn.JSON ? ratio(dn.JSON, cn.JSON) : null;
+  if (json !== null) {
     const moved =
-      ratio < 0.75 || ratio > 1.35 ? ': the host moved between the windows, read this point with care' : '';
-    lines.push(`  host check: JSON, the same work in both, (d) / (c) = ${ratio}${moved}`);
+      json < 0.75 || json > 1.35 ? ': the host moved between the windows, read this point with care' : '';
+    lines.push(`  host check: JSON, the same work in both, (d) / (c) = ${json}${moved}`);
   }
   return lines.join('\n');
 }

@@ -104,6 +104,6 @@ describe('the sweep table of (c) against (d) by kind of work', () => {
       point('c', { JSON: 12.5, kernel: 72.9 }),
       point('d', { JSON: 28.4, kernel: 263.9 }),
     );
-    expect(table).toContain('(d) / (c) = 2.27: the host moved between the windows');
+    expect(table).toContain('(d) / (c) = 2.272: the host moved between the windows');
   });
 });
