@@ -40,7 +40,12 @@ function givenOnce(ctx: RequestContext, params?: ReadonlyMap<string, unknown>): 
  */
 export const validatePolicy: PolicyFactory = (config) => {
   const defaultPerPage = config.raw.plans.default_per_page;
-  const paging = (ctx: RequestContext, seen: Map<string, string>, plan: CompiledPlan): void => {
+  // Sets ctx.page and ctx.perPage, and returns them for the upstream's query.
+  const paging = (
+    ctx: RequestContext,
+    seen: Map<string, string>,
+    plan: CompiledPlan,
+  ): { page: number; perPage: number } => {
     const page = pageNumber(ctx, 'page', seen.get('page')) ?? 1;
     const perPage = Math.min(
       pageNumber(ctx, 'per_page', seen.get('per_page')) ?? defaultPerPage,
@@ -54,6 +59,7 @@ export const validatePolicy: PolicyFactory = (config) => {
     }
     ctx.page = page;
     ctx.perPage = perPage;
+    return { page, perPage };
   };
   return {
     name: 'validate',
@@ -61,7 +67,10 @@ export const validatePolicy: PolicyFactory = (config) => {
       const { route, principal } = ctx;
       if (!route || !principal || (route.kind !== 'list' && route.kind !== 'datasets')) return;
       if (ctx.queryError) throw new ApiError('invalid_request', { message: ctx.queryError });
-      if (route.kind === 'datasets') return paging(ctx, givenOnce(ctx), principal.plan);
+      if (route.kind === 'datasets') {
+        paging(ctx, givenOnce(ctx), principal.plan);
+        return;
+      }
       const ds = route.dataset!;
       const seen = givenOnce(ctx, ds.params);
       // The upstream's query string, written directly: declared order, names and defaults encoded
@@ -86,8 +95,8 @@ export const validatePolicy: PolicyFactory = (config) => {
           message: `Cần ít nhất một trong các tham số: ${ds.requireOneOf.join(', ')}.`,
         });
       }
-      paging(ctx, seen, principal.plan);
-      parts.push(`page=${ctx.page!}`, `per_page=${ctx.perPage!}`);
+      const { page, perPage } = paging(ctx, seen, principal.plan);
+      parts.push(`page=${page}`, `per_page=${perPage}`);
       ctx.upstreamQuery = parts.join('&');
     },
   };
