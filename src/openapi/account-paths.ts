@@ -36,8 +36,8 @@ export function accountPaths(
         operationId: 'listDatasets',
         summary: 'Tập dữ liệu của gói / Datasets available to the plan',
         description: bi(
-          'Các tập dữ liệu mà gói hiện tại dùng được, kèm tham số, trường bị khóa và tài nguyên con. Không tính lượt gọi.',
-          'The datasets the caller’s plan may use, with their parameters, locked fields and sub-resources. Does not consume a call.',
+          'Các tập dữ liệu mà gói hiện tại dùng được, kèm tham số, trường bị khóa và tài nguyên con. Không cần tham số: khi không có page và per_page, trả về tất cả trong một trang; khi có, phân trang như mọi danh sách. Không tính lượt gọi.',
+          'The datasets the caller’s plan may use, with their parameters, locked fields and sub-resources. No parameters needed: without page and per_page, all of them in one page; with either, paged like every list. Does not consume a call.',
         ),
         tags: [ACCOUNT_TAG],
         parameters: [ref('parameters', 'page'), ref('parameters', 'per_page')],

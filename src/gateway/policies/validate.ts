@@ -36,7 +36,7 @@ function givenOnce(ctx: RequestContext, params?: ReadonlyMap<string, unknown>): 
 /**
  * Parameters against the dataset's declared schema before any upstream call: types, enums, real
  * dates, required-one-of → 422 invalid_request; page past the plan → 422 page_limit; per_page lowered.
- * GET /v1/datasets is a list too, paged by the same rules.
+ * GET /v1/datasets is paged by the same rules when page or per_page is given.
  */
 export const validatePolicy: PolicyFactory = (config) => {
   const defaultPerPage = config.raw.plans.default_per_page;
@@ -68,7 +68,10 @@ export const validatePolicy: PolicyFactory = (config) => {
       if (!route || !principal || (route.kind !== 'list' && route.kind !== 'datasets')) return;
       if (ctx.queryError) throw new ApiError('invalid_request', { message: ctx.queryError });
       if (route.kind === 'datasets') {
-        paging(ctx, givenOnce(ctx), principal.plan);
+        // The reference gives this endpoint no parameters and has it return the plan's datasets:
+        // without page and per_page, all of them (answerDatasets); with either, paged like every list.
+        const seen = givenOnce(ctx);
+        if (seen.get('page') || seen.get('per_page')) paging(ctx, seen, principal.plan);
         return;
       }
       const ds = route.dataset!;

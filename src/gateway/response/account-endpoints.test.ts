@@ -15,7 +15,7 @@ afterAll(() => h.close());
 const get = (key: string, path: string) => request(h.gw.app).get(path).set('X-Api-Key', key);
 const paths = (r: request.Response): string[] => (r.body.data as { path: string }[]).map((d) => d.path);
 
-describe('GET /v1/datasets: paging like every list', () => {
+describe('GET /v1/datasets: the whole list, or paged like every list when asked', () => {
   it('lowers per_page to the plan ceiling and reports the page, the total and has_more', async () => {
     const all = paths(await get(enterprise, '/v1/datasets?per_page=200'));
     expect(all.length).toBeGreaterThan(3);
@@ -49,10 +49,22 @@ describe('GET /v1/datasets: paging like every list', () => {
     expect(res.body.meta).toMatchObject({ page: 2, has_more: false });
   });
 
-  it('keeps the default page size when none is given', async () => {
-    const res = await get(enterprise, '/v1/datasets');
-    expect(res.body.meta.per_page).toBe(20);
-    expect(res.body.data.length).toBeLessThanOrEqual(20);
+  it('answers every dataset of the plan in one page when neither page nor per_page is given', async () => {
+    const all = paths(await get(enterprise, '/v1/datasets?per_page=200'));
+    for (const query of ['', '?page=', '?per_page=&page=']) {
+      const res = await get(enterprise, `/v1/datasets${query}`);
+      expect(res.status).toBe(200);
+      expect(paths(res)).toEqual(all);
+      expect(res.body.meta).toMatchObject({
+        page: 1,
+        per_page: all.length,
+        total: all.length,
+        has_more: false,
+      });
+    }
+    const freeAll = await get(free, '/v1/datasets');
+    expect(freeAll.body.meta.total).toBeGreaterThan(20);
+    expect(freeAll.body.data).toHaveLength(freeAll.body.meta.total);
   });
 });
 

@@ -65,15 +65,15 @@ export async function answerMe(
 }
 
 /**
- * GET /v1/datasets: the datasets the caller's plan may use (discovery; does not count), a list paged
- * like any other (page and per_page as the validate policy read them).
+ * GET /v1/datasets: the datasets the caller's plan may use (discovery; does not count): all of them,
+ * or one page of them when page or per_page was given (as the validate policy read them).
  */
 export function answerDatasets(ctx: RequestContext, config: RuntimeConfig): Outcome {
   const plan = ctx.principal!.plan;
-  // Set by the validate policy for this route, its default and the plan's ceiling applied there.
-  const page = ctx.page!;
-  const perPage = ctx.perPage!;
   const usable = [...config.datasets.values()].filter((ds) => plan.rank >= ds.minRank);
+  // Set by the validate policy when page or per_page was given; otherwise every dataset, one page.
+  const page = ctx.page ?? 1;
+  const perPage = ctx.perPage ?? Math.max(usable.length, 1);
   const data = usable.slice((page - 1) * perPage, page * perPage).map((ds) => ({
     path: `/v1/${ds.path}`,
     id_prefix: ds.idPrefix,
