@@ -53,6 +53,18 @@ describe('ops routes: what probes and scrapes get', () => {
     expect(r.body).toEqual({ status: 'ready', checks: { config: true, counters: true } });
   });
 
+  it('stays ready when only a check that does not gate fails, and reports it', async () => {
+    const upstreams: ReadinessCheck = {
+      name: 'upstreams',
+      check: () => Promise.resolve(false),
+      gates: () => false,
+    };
+    const r = await request(adminListener({}, [up('config'), upstreams]))
+      .get('/readyz')
+      .expect(200);
+    expect(r.body).toEqual({ status: 'ready', checks: { config: true, upstreams: false } });
+  });
+
   it('serves the JWKS upstreams verify assertions with', async () => {
     const r = await request(adminListener()).get('/.well-known/jwks.json').expect(200);
     expect(r.body).toEqual(identity.jwks());
@@ -73,6 +85,19 @@ describe('ops routes: what probes and scrapes get', () => {
 });
 
 describe('ops routes: failures', () => {
+  it('says not ready when a check that gates only while it is told to fails', async () => {
+    let gating = true;
+    const counters: ReadinessCheck = {
+      name: 'counters',
+      check: () => Promise.resolve(false),
+      gates: () => gating,
+    };
+    const app = adminListener({}, [counters]);
+    expect((await request(app).get('/readyz').expect(503)).body.status).toBe('not_ready');
+    gating = false;
+    expect((await request(app).get('/readyz').expect(200)).body.checks).toEqual({ counters: false });
+  });
+
   it('says not ready, with the failing check, when a check fails or throws', async () => {
     const down: ReadinessCheck = { name: 'database', check: () => Promise.reject(new Error('gone')) };
     const r = await request(adminListener({}, [up('config'), down]))

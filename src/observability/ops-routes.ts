@@ -6,6 +6,13 @@ import { JSON_TYPE } from '../gateway/response/finish';
 export interface ReadinessCheck {
   name: string;
   check(): Promise<boolean>;
+  /**
+   * Whether a failed check makes this replica unready (default: always). A dependency every replica
+   * shares and the API answers without (an upstream: 503 search_unavailable; Redis under
+   * store_failure open: local limits) is reported but does not gate: failing it on every replica at
+   * once would take them all out of the Service, and callers would get refused connections.
+   */
+  gates?: () => boolean;
 }
 
 export interface OpsDeps {
@@ -21,7 +28,7 @@ export type OpsRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
  * Operational routes on the admin port: /healthz (process alive), /readyz (config, stores and
- * upstreams reachable), /metrics (Prometheus text) and the JWKS upstreams verify assertions with.
+ * upstreams reachable, each reported; only those that gate make it 503), /metrics (Prometheus text) and the JWKS upstreams verify assertions with.
  *
  * On node's request and response, written as the public pipeline writes (one writeHead with
  * name/value pairs, then the bytes), not through Express: Express gives every request and response
@@ -44,7 +51,7 @@ export function createOpsRoutes(deps: OpsDeps): OpsRoutes {
       const results = await Promise.all(
         deps.readiness.map(async (c) => [c.name, await c.check().catch(() => false)] as const),
       );
-      const ready = results.every(([, ok]) => ok);
+      const ready = results.every(([, ok], i) => ok || !(deps.readiness[i]!.gates?.() ?? true));
       const body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) };
       json(res, ready ? 200 : 503, body, head);
     },

@@ -165,6 +165,9 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     }),
   });
   // Unauthenticated operational routes, ahead of the admin API: scrapes and probes never go through Express.
+  let countersReached = false;
+  // As the meter store was made with it (read at start).
+  const failClosed = config.raw.gateway.store_failure === 'closed';
   const ops = createOpsRoutes({
     registry: metrics.registry,
     metricsText: opts.clusterWorker ? clusterMetricsSource(metrics.registry) : undefined,
@@ -172,8 +175,22 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     readiness: [
       { name: 'config', check: () => Promise.resolve(true) },
       { name: 'database', check: async () => (await db.query('SELECT 1 AS ok')).rows.length === 1 },
-      { name: 'counters', check: () => stores.ping() },
-      { name: 'upstreams', check: async () => (await health.pollOnce(), health.allUp()) },
+      {
+        name: 'counters',
+        check: async () => {
+          const ok = await stores.ping();
+          if (ok) countersReached = true;
+          return ok;
+        },
+        // Not before the shared counters first answer (a replica taking traffic then would meter
+        // alone); after that, under store_failure open the API goes on with local limits.
+        gates: () => !countersReached || failClosed,
+      },
+      {
+        name: 'upstreams',
+        check: async () => (await health.pollOnce(), health.allUp()),
+        gates: () => false,
+      },
     ],
   });
 
