@@ -13,6 +13,13 @@ export interface KeyCacheOptions {
   ttlMs: number;
   negativeTtlMs: number;
   maxEntries: number;
+  /**
+   * Whether invalidations reach this cache now (the bus is connected). While they do not, an entry
+   * is kept at most `unconfirmedTtlMs` (default 1 s), so a revocation or a plan change made
+   * meanwhile on another replica still takes effect here within that time.
+   */
+  invalidationsLive?: () => boolean;
+  unconfirmedTtlMs?: number;
 }
 
 export interface KeyCacheStats {
@@ -22,7 +29,8 @@ export interface KeyCacheStats {
 
 /**
  * In-process cache of key → account so the hot path never touches the database. Entries are dropped
- * by invalidation messages (plan, verification, lock, revocation) and by TTL as a safety net.
+ * by invalidation messages (plan, verification, lock, revocation) and by TTL as a safety net; while
+ * the messages cannot arrive, by a TTL of a second.
  */
 export class KeyCache {
   private readonly entries = new Map<string, { entry: KeyEntry; until: number }>();
@@ -78,7 +86,9 @@ export class KeyCache {
       return undefined;
     }
     const entry: KeyEntry = { key: found.key, account: found.account, keyHash };
-    this.remember(this.entries, keyHash, { entry, until: now + this.opts.ttlMs });
+    const live = this.opts.invalidationsLive?.() ?? true;
+    const ttl = live ? this.opts.ttlMs : Math.min(this.opts.ttlMs, this.opts.unconfirmedTtlMs ?? 1000);
+    this.remember(this.entries, keyHash, { entry, until: now + ttl });
     let set = this.byAccount.get(entry.account.id);
     if (!set) this.byAccount.set(entry.account.id, (set = new Set()));
     set.add(keyHash);

@@ -96,13 +96,14 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       ttlMs: kc.ttl_seconds * 1000,
       negativeTtlMs: kc.negative_ttl_seconds * 1000,
       maxEntries: kc.max_entries,
+      invalidationsLive: () => stores.bus.live(),
     },
     (hit) => metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
   );
   const unsubscribe = stores.bus.subscribe((msg) => {
     if (msg.type === 'account') keyCache.invalidateAccount(msg.accountId);
     else if (msg.type === 'key') keyCache.invalidateKey(msg.keyHash);
-    else keyCache.clear();
+    else keyCache.clear(); // config, or resync: the bus's delivery was cut or resumed
   });
   const credits = new SqlCreditLedger(db);
   const id = config.raw.gateway.identity;

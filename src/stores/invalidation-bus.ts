@@ -1,8 +1,15 @@
 import { EventEmitter } from 'node:events';
 
-/** What changed, so every replica drops its cached copy within a second. */
+/**
+ * What changed, so every replica drops its cached copy within a second. `resync` never travels: a
+ * bus emits it to its own listeners when its delivery was cut or resumes, since messages published
+ * meanwhile are lost, so every cached copy is to be dropped.
+ */
 export type InvalidationMessage =
-  { type: 'account'; accountId: string } | { type: 'key'; keyHash: string } | { type: 'config' };
+  | { type: 'account'; accountId: string }
+  | { type: 'key'; keyHash: string }
+  | { type: 'config' }
+  | { type: 'resync' };
 
 export type InvalidationListener = (msg: InvalidationMessage) => void;
 
@@ -15,6 +22,8 @@ export interface InvalidationBus {
   publish(msg: InvalidationMessage): Promise<void>;
   /** Returns the unsubscribe function. A listener that throws does not stop the others. */
   subscribe(fn: InvalidationListener): () => void;
+  /** Whether messages published now reach this instance (false while its connection is down). */
+  live(): boolean;
   close(): Promise<void>;
 }
 
@@ -88,6 +97,10 @@ export class InProcessInvalidationBus implements InvalidationBus {
 
   subscribe(fn: InvalidationListener): () => void {
     return this.listeners.add(fn);
+  }
+
+  live(): boolean {
+    return !this.closed;
   }
 
   close(): Promise<void> {

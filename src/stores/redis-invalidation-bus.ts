@@ -37,6 +37,9 @@ export class RedisInvalidationBus implements InvalidationBus {
   private readonly subscribed: Promise<void>;
   private acknowledged: () => void = () => undefined;
   private retryMs = RETRY_FIRST_MS;
+  /** Subscribed on a connection that is up; and whether a SUBSCRIBE was ever acknowledged. */
+  private listening = false;
+  private everListened = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -77,6 +80,12 @@ export class RedisInvalidationBus implements InvalidationBus {
       this.listen();
     } else {
       this.subscriber.on('ready', () => this.listen());
+      // Messages published while the connection is down are lost: listeners drop what they cached.
+      this.subscriber.on('close', () => {
+        if (!this.listening) return;
+        this.listening = false;
+        this.listeners.emit({ type: 'resync' });
+      });
       if (this.subscriber.status === 'wait') this.subscriber.connect().catch(() => undefined);
     }
   }
@@ -96,9 +105,15 @@ export class RedisInvalidationBus implements InvalidationBus {
     return this.listeners.add(fn);
   }
 
+  /** A cluster's subscriber re-subscribes on its own, so there this says only whether it was once. */
+  live(): boolean {
+    return !this.closed && (this.subscriber instanceof Cluster ? this.everListened : this.listening);
+  }
+
   /** Closes the subscriber connection it owns; the publisher stays the caller's. */
   async close(): Promise<void> {
     this.closed = true;
+    this.listening = false;
     clearTimeout(this.retryTimer);
     this.listeners.clear();
     this.subscriber.removeAllListeners('message');
@@ -115,6 +130,10 @@ export class RedisInvalidationBus implements InvalidationBus {
     this.subscriber.subscribe(this.channel).then(
       () => {
         this.retryMs = RETRY_FIRST_MS;
+        this.listening = true;
+        // Listening again after a drop: what was published in between is lost.
+        if (this.everListened) this.listeners.emit({ type: 'resync' });
+        this.everListened = true;
         this.acknowledged();
       },
       (err: unknown) => {

@@ -53,6 +53,10 @@ function inProcessPair(): Promise<Pair> {
   });
 }
 
+/** The messages some instance published, without the resyncs a bus emits on its own. */
+const published = (c: { got: InvalidationMessage[] }): InvalidationMessage[] =>
+  c.got.filter((m) => m.type !== 'resync');
+
 function collect(bus: InvalidationBus): { got: InvalidationMessage[]; off: () => void } {
   const got: InvalidationMessage[] = [];
   return { got, off: bus.subscribe((m) => got.push(m)) };
@@ -88,6 +92,7 @@ describe.each<[string, () => Promise<Pair>]>([
     await eventually(() => onB.got.length === 1 && onA.got.length === 1, 1000);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(onB.got).toEqual([{ type: 'key', keyHash: 'abc123' }]);
+    expect([pair.a.live(), pair.b.live()]).toEqual([true, true]);
   });
 
   it('carries every message type in order', async () => {
@@ -156,9 +161,11 @@ describe('RedisInvalidationBus specifics', () => {
       await admin.call('ACL', 'SETUSER', 'default', 'allchannels');
       await eventually(async () => {
         await pair.a.publish({ type: 'key', keyHash: 'allowed_again' });
-        return onB.got.length > 0;
+        return published(onB).length > 0;
       }, 10_000);
-      expect(onB.got[0]).toEqual({ type: 'key', keyHash: 'allowed_again' });
+      expect(published(onB)[0]).toEqual({ type: 'key', keyHash: 'allowed_again' });
+      // The drop and the listening again each told the listeners to drop what they cached.
+      expect(onB.got.filter((m) => m.type === 'resync').length).toBeGreaterThanOrEqual(2);
       await new Promise((r) => setImmediate(r));
       expect(unhandled).toEqual([]);
     } finally {
@@ -166,6 +173,25 @@ describe('RedisInvalidationBus specifics', () => {
       await pair.close().catch(() => undefined);
       await server.kill();
     }
+  });
+
+  it('tells its listeners to drop what they cached when its connection drops and again when it listens anew, and says whether it is live', async () => {
+    const server = await PrivateRedis.start();
+    const pair = await redisPair(server.url);
+    try {
+      const onB = collect(pair.b);
+      expect(pair.b.live()).toBe(true);
+      await server.kill();
+      await eventually(() => Promise.resolve(!pair.b.live()));
+      expect(onB.got).toEqual([{ type: 'resync' }]);
+      await server.restart();
+      await eventually(() => Promise.resolve(pair.b.live()));
+      expect(onB.got).toEqual([{ type: 'resync' }, { type: 'resync' }]);
+    } finally {
+      await pair.close().catch(() => undefined);
+      await server.kill();
+    }
+    expect(pair.b.live()).toBe(false);
   });
 
   it('resubscribes after the server restarts', async () => {
@@ -179,9 +205,12 @@ describe('RedisInvalidationBus specifics', () => {
       // The subscriber reconnects on its own schedule; publish until it is listening again.
       await eventually(async () => {
         await pair.a.publish({ type: 'account', accountId: 'acc_back' });
-        return onB.got.length > 0;
+        return published(onB).length > 0;
       });
-      expect(onB.got[0]).toEqual({ type: 'account', accountId: 'acc_back' });
+      expect(published(onB)[0]).toEqual({
+        type: 'account',
+        accountId: 'acc_back',
+      });
     } finally {
       await pair.close().catch(() => undefined);
       await server.kill();

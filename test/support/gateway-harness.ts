@@ -53,6 +53,8 @@ export interface Harness {
 export async function startHarness(
   edit: (raw: RawConfig) => void = () => undefined,
   meter?: MeterStore,
+  /** Whether the key cache is told invalidations arrive (the bus is connected); always, unless given. */
+  invalidationsLive?: () => boolean,
 ): Promise<Harness> {
   const stub = await startStubUpstream();
   const raw = loadRawConfig(CONFIG_DIR);
@@ -70,7 +72,12 @@ export async function startHarness(
     clock,
     logger: silentLogger(),
     accounts,
-    keyCache: new KeyCache(accounts, clock, { ttlMs: 60_000, negativeTtlMs: 0, maxEntries: 1000 }),
+    keyCache: new KeyCache(accounts, clock, {
+      ttlMs: 60_000,
+      negativeTtlMs: 0,
+      maxEntries: 1000,
+      invalidationsLive,
+    }),
     meter: meter ?? new MemoryMeterStore({ clock }),
     credits: new SqlCreditLedger(db),
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),

@@ -58,6 +58,30 @@ describe('authenticate: errors', () => {
     expect((await request(h.gw.app).get(list).set('X-Api-Key', acc.key)).status).toBe(401);
   });
 
+  it('refuses a key revoked elsewhere within a second while invalidations cannot arrive, and keeps it cached while they can', async () => {
+    let live = false;
+    const cut = await startHarness(undefined, undefined, () => live);
+    try {
+      const get = (key: string) => request(cut.gw.app).get(list).set('X-Api-Key', key);
+      const during = await cut.account('pro');
+      expect((await get(during.key)).status).toBe(200);
+      // Revoked on another replica: no message reaches this one.
+      await cut.accounts.revokeKey(during.keyId);
+      cut.clock.advance(1001);
+      expect((await get(during.key)).status).toBe(401);
+
+      live = true;
+      const after = await cut.account('pro');
+      expect((await get(after.key)).status).toBe(200);
+      await cut.accounts.revokeKey(after.keyId);
+      cut.clock.advance(1001);
+      // Cached for the configured TTL: the invalidation message is what drops it then.
+      expect((await get(after.key)).status).toBe(200);
+    } finally {
+      await cut.close();
+    }
+  });
+
   it('answers 403 email_unverified for an account whose e-mail is not verified', async () => {
     const { key } = await h.account('free', { verified: false });
     const res = await request(h.gw.app).get(list).set('X-Api-Key', key);
