@@ -1,6 +1,7 @@
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose';
 import type { JWK, KeyLike } from 'jose';
 import type { Clock } from '../util/clock';
+import type { SigningKeyStore, StoredSigningKey } from './identity-key-store';
 
 export interface IdentitySigner {
   /**
@@ -24,14 +25,28 @@ export interface IdentityOptions {
   ttlSeconds: number;
 }
 
-/**
- * ES256 signer with a key pair made at start; its public half is served as JWKS on the admin port.
- * Tokens are reused until half their life is gone, so signing is not on every request's path.
- */
-export async function createIdentitySigner(opts: IdentityOptions, clock: Clock): Promise<IdentitySigner> {
+/** A new ES256 key pair, named by when it was made. */
+async function makeSigningKey(clock: Clock): Promise<StoredSigningKey> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = `gw-${Math.floor(clock.now() / 1000).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
+  return { kid, privateJwk: await exportJWK(privateKey), publicJwk: await exportJWK(publicKey) };
+}
+
+/**
+ * ES256 signer; its public half is served as JWKS on the admin port. With a store, every replica
+ * signs with the one key kept there (made by the first to start), so the JWKS of any replica
+ * verifies the assertions of all, across restarts; without one, with a key made at start.
+ * Tokens are reused until half their life is gone, so signing is not on every request's path.
+ */
+export async function createIdentitySigner(
+  opts: IdentityOptions,
+  clock: Clock,
+  store?: SigningKeyStore,
+): Promise<IdentitySigner> {
+  const make = () => makeSigningKey(clock);
+  const { kid, privateJwk, publicJwk } = store ? await store.loadOrCreate(make) : await make();
+  const privateKey = (await importJWK(privateJwk, 'ES256')) as KeyLike;
+  const jwk = { ...publicJwk, kid, alg: 'ES256', use: 'sig' };
   // Account id → plan → entry: two lookups by strings the key cache keeps (their hashes are kept
   // with them) instead of one by an account-and-plan string made and hashed on every request.
   const cache = new Map<string, Map<string, Signed>>();

@@ -15,6 +15,7 @@ import { openDb } from '../db/open-db';
 import { answerClientErrors } from '../gateway/client-error';
 import { createApp } from '../gateway/create-app';
 import type { GatewayApp } from '../gateway/create-app';
+import { SqlSigningKeyStore } from '../gateway/identity-key-store';
 import { createIdentitySigner } from '../gateway/identity-signer';
 import { SqlCreditLedger } from '../metering/credit-ledger';
 import { createGatewayMetrics } from '../observability/gateway-metrics';
@@ -110,6 +111,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const identity = await createIdentitySigner(
     { issuer: id.issuer, audience: id.audience, ttlSeconds: id.ttl_seconds },
     clock,
+    new SqlSigningKeyStore(db),
   );
   const bulkWatch = new BulkWatch({
     config: () => config,

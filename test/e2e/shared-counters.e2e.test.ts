@@ -94,6 +94,13 @@ describe.each(REDIS)('metering shared by two gateway replicas on %s', (_name, st
       Array.from({ length: n }, (_, i) => apiGet(i % 2 ? a : b, '/v1/legal-documents?q=luat', key)),
     );
 
+  it('serves one JWKS on both replicas, so an upstream verifies either replica’s assertions with either', async () => {
+    const jwks = async (p: ProductProcess) => (await fetch(`${p.admin}/.well-known/jwks.json`)).json();
+    const [ja, jb] = await Promise.all([jwks(a), jwks(b)]);
+    expect(ja).toEqual(jb);
+    expect((ja as { keys: unknown[] }).keys).toHaveLength(1);
+  });
+
   it('reports the shared counters ready on both replicas', async () => {
     for (const p of [a, b]) {
       const res = await fetch(`${p.admin}/readyz`);
