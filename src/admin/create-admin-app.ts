@@ -16,6 +16,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import type { AdminVerifier } from './admin-auth';
 import { createAccountBody, createKeyBody, creditsBody, patchAccountBody } from './admin-schemas';
+import { requestError } from './request-errors';
 import { isoOrNull } from '../util/iso-time';
 
 export interface AdminDeps {
@@ -39,6 +40,8 @@ function parse<T>(schema: ZodType<T>, body: unknown): T {
   }
   return r.data;
 }
+
+const BODY_LIMIT = '64kb';
 
 /** The admin API of DESIGN §6, on the admin port only; the billing system drives accounts through it. */
 export function createAdminApp(deps: AdminDeps): express.Express {
@@ -71,7 +74,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     await deps.verify(req.headers.authorization);
     next();
   });
-  admin.use(express.json({ limit: '64kb' }));
+  admin.use(express.json({ limit: BODY_LIMIT }));
 
   admin.post('/accounts', async (req, res) => {
     const body = parse(createAccountBody, req.body);
@@ -182,12 +185,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   app.use('/admin', admin);
   app.use((_req, _res, next) => next(new ApiError('not_found')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    // body-parser failures (bad JSON, too large, wrong charset) carry a 4xx status of their own.
-    const status = (err as { status?: number }).status;
-    const e =
-      typeof status === 'number' && status >= 400 && status < 500 && !(err instanceof ApiError)
-        ? new ApiError('invalid_request', { message: 'Nội dung JSON không hợp lệ.' })
-        : toApiError(err);
+    const e = requestError(err, BODY_LIMIT) ?? toApiError(err);
     if (e.code === 'internal_error') deps.logger.error({ err }, 'admin API error');
     renderError(res, e);
   });

@@ -29,6 +29,7 @@ export const ERROR_CATALOGUE = {
   },
   forbidden: { status: 403, message: 'Token quản trị không có quyền thực hiện thao tác này.' },
   conflict: { status: 409, message: 'Yêu cầu xung đột với dữ liệu hiện có.' },
+  payload_too_large: { status: 413, message: 'Nội dung yêu cầu quá lớn.' },
   internal_error: { status: 500, message: 'Lỗi hệ thống. Vui lòng thử lại sau.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

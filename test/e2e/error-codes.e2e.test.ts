@@ -1,6 +1,7 @@
 import { adminCall, apiGet, configWithFreePorts, newAccount, startProductProcess } from './product-process';
 import type { ProductProcess } from './product-process';
 import { ADMIN_SECRET } from './product-process';
+import { signAdminToken } from '../../src/runtime/admin-secret';
 
 // The embedded product in its own process (PGlite, in-memory counters, built-in upstreams), with
 // the directory upstream pointed at an address where nothing answers.
@@ -76,6 +77,29 @@ describe('every error code the gateway owns, through a real process', () => {
     });
     expect(key.status).toBe(403);
     expect(key.json.code).toBe('plan_required');
+  });
+
+  it('the admin API names what was wrong with a request it cannot read: a bad path, bad JSON, a body too large', async () => {
+    const token = await signAdminToken(ADMIN_SECRET, Date.now(), 600);
+    const call = async (method: string, path: string, body?: string) => {
+      const r = await fetch(`${p.admin}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+      });
+      return [r.status, ((await r.json()) as { code: string; message: string }).message] as const;
+    };
+    expect(await call('GET', '/admin/accounts/%ff')).toEqual([
+      422,
+      'Đường dẫn chứa mã phần trăm không hợp lệ.',
+    ]);
+    expect(await call('DELETE', '/admin/keys/%ff')).toEqual([
+      422,
+      'Đường dẫn chứa mã phần trăm không hợp lệ.',
+    ]);
+    expect(await call('POST', '/admin/accounts', '{"email":')).toEqual([422, 'Nội dung JSON không hợp lệ.']);
+    const big = JSON.stringify({ email: 'big@example.vn', plan: 'free', note: 'x'.repeat(2_000_000) });
+    expect(await call('POST', '/admin/accounts', big)).toEqual([413, 'Nội dung yêu cầu vượt quá 64kb.']);
   });
 
   it('404 not_found for an unknown id (counted) and an unknown endpoint (not counted)', async () => {
