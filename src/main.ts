@@ -5,6 +5,7 @@ import { ConfigError } from './config/load-config';
 import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
+import { readEnv } from './runtime/env-schema';
 import { makeGlobalsPlain } from './runtime/plain-globals';
 import { runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
@@ -14,11 +15,19 @@ import { systemClock } from './util/clock';
 import { batchedDestination, createLogger } from './util/logger';
 
 makeGlobalsPlain();
-const env = process.env;
 const output = batchedDestination();
-const logger = createLogger(env.LOG_LEVEL || 'info', output);
 // Lines still in the batch (the last access lines of a drain, a shutdown error) are written at exit.
 process.on('exit', () => output.flushSync());
+const read = readEnv(process.env);
+if (!read.ok) {
+  createLogger('info', output).fatal(
+    { variable: read.variable, reason: read.reason },
+    `invalid environment: ${read.variable} ${read.reason}`,
+  );
+  process.exit(1);
+}
+const env = read.env;
+const logger = createLogger(env.LOG_LEVEL, output);
 // A throw or a rejection nobody handles still ends the process (Node's default, and the orchestrator
 // restarts it), but first says why in a JSON line that log pipelines read like every other.
 process.on('uncaughtExceptionMonitor', (err, origin) =>
@@ -27,18 +36,17 @@ process.on('uncaughtExceptionMonitor', (err, origin) =>
     origin === 'unhandledRejection' ? 'unhandled promise rejection: exiting' : 'uncaught exception: exiting',
   ),
 );
-const num = (v: string | undefined): number | undefined => (v && /^\d+$/.test(v) ? Number(v) : undefined);
 
 async function runProduct(): Promise<void> {
   const product = await startProduct({
-    configDir: env.CONFIG_DIR || './config',
-    dataDir: env.DATA_DIR || './var',
-    port: num(env.PORT),
-    adminPort: num(env.ADMIN_PORT),
-    databaseUrl: env.DATABASE_URL || undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    adminJwtSecret: env.ADMIN_JWT_SECRET || undefined,
-    adminJwksUrl: env.ADMIN_JWKS_URL || undefined,
+    configDir: env.CONFIG_DIR,
+    dataDir: env.DATA_DIR,
+    port: env.PORT,
+    adminPort: env.ADMIN_PORT,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    adminJwtSecret: env.ADMIN_JWT_SECRET,
+    adminJwksUrl: env.ADMIN_JWKS_URL,
     logger,
     clusterWorker: cluster.isWorker,
   });
@@ -65,12 +73,12 @@ async function runUpstream(name: string): Promise<void> {
   const builtin = BUILTIN_UPSTREAMS[name];
   if (!builtin)
     throw new Error(`no built-in upstream "${name}" (have: ${Object.keys(BUILTIN_UPSTREAMS).join(', ')})`);
-  const db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR || './var' });
+  const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   for (const set of builtin.migrationSets) await migrate(db, set);
-  if (env.SEED_SAMPLE_DATA !== 'false') await builtin.seed(db, {});
+  if (env.SEED_SAMPLE_DATA) await builtin.seed(db, {});
   const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }) }));
   server.keepAliveTimeout = 65_000;
-  const port = num(env.PORT) ?? 8080;
+  const port = env.PORT ?? 8080;
   server.listen(port, () => logger.info({ upstream: name, port }, 'upstream started'));
   process.on('SIGTERM', () => {
     server.close(() => void db.close().then(() => process.exit(0)));
@@ -100,7 +108,7 @@ function startPrimary(workers: number): void {
 }
 
 const [command, arg] = process.argv.slice(2);
-const workers = num(env.WORKERS) ?? 1;
+const workers = env.WORKERS ?? 1;
 if (command !== 'upstream' && workers > 1 && cluster.isPrimary) startPrimary(workers);
 else
   (command === 'upstream' ? runUpstream(arg ?? '') : runProduct()).catch((err: unknown) => {

@@ -1,0 +1,31 @@
+import { readEnv } from './env-schema';
+
+describe('the environment, read once at start', () => {
+  it('gives the defaults of DESIGN §5 for what is unset or empty', () => {
+    for (const env of [{}, { PORT: '', LOG_LEVEL: '', CONFIG_DIR: '' }]) {
+      expect(readEnv(env)).toEqual({
+        ok: true,
+        env: { LOG_LEVEL: 'info', CONFIG_DIR: './config', DATA_DIR: './var', SEED_SAMPLE_DATA: true },
+      });
+    }
+  });
+
+  it('reads ports and worker counts as numbers, and leaves other variables alone', () => {
+    const r = readEnv({ PORT: '8081', ADMIN_PORT: '0', WORKERS: '2', LOG_LEVEL: 'warn', HOME: '/x' });
+    expect(r).toMatchObject({ ok: true, env: { PORT: 8081, ADMIN_PORT: 0, WORKERS: 2, LOG_LEVEL: 'warn' } });
+    expect(readEnv({ SEED_SAMPLE_DATA: 'false' })).toMatchObject({ env: { SEED_SAMPLE_DATA: false } });
+  });
+});
+
+describe('the environment: errors', () => {
+  it.each([
+    [{ PORT: 'abc' }, 'PORT', 'must be a TCP port, a whole number from 0 to 65535'],
+    [{ ADMIN_PORT: '70000' }, 'ADMIN_PORT', 'must be a TCP port, a whole number from 0 to 65535'],
+    [{ PORT: '-1' }, 'PORT', 'must be a TCP port, a whole number from 0 to 65535'],
+    [{ WORKERS: '0' }, 'WORKERS', 'must be a number of gateway processes, a whole number from 1 to 256'],
+    [{ LOG_LEVEL: 'bogus' }, 'LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ SEED_SAMPLE_DATA: 'no' }, 'SEED_SAMPLE_DATA', 'must be one of true, false'],
+  ])('names the variable and what it must be for %j', (env, variable, reason) => {
+    expect(readEnv(env)).toEqual({ ok: false, variable, reason });
+  });
+});

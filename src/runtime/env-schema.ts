@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** Unset and empty are the same: `PORT=` means the default, as a shell's `${PORT:-8080}` would. */
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+const integer = (min: number, max: number, what: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be ${what}, a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be ${what}, a whole number from ${min} to ${max}`);
+
+/** The environment variables of DESIGN §5 (and the upstream and cluster ones), read once at start. */
+export const envSchema = z.object({
+  PORT: optional(integer(0, 65535, 'a TCP port')).describe('Public API port (upstream mode: its port).'),
+  ADMIN_PORT: optional(integer(0, 65535, 'a TCP port')).describe('Admin API, metrics, probes, JWKS.'),
+  WORKERS: optional(integer(1, 256, 'a number of gateway processes')).describe('node:cluster workers.'),
+  LOG_LEVEL: optional(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
+    .transform((v) => v ?? 'info')
+    .describe('pino level.'),
+  CONFIG_DIR: optional(z.string())
+    .transform((v) => v ?? './config')
+    .describe('YAML config directory.'),
+  DATA_DIR: optional(z.string())
+    .transform((v) => v ?? './var')
+    .describe('PGlite data directory.'),
+  DATABASE_URL: optional(z.string()).describe('PostgreSQL; unset: PGlite in DATA_DIR.'),
+  REDIS_URL: optional(z.string()).describe('Redis or a cluster; unset: in-process counters.'),
+  ADMIN_JWT_SECRET: optional(z.string()).describe('HS256 secret for admin tokens.'),
+  ADMIN_JWKS_URL: optional(z.string()).describe('JWKS to verify admin tokens with instead.'),
+  SEED_SAMPLE_DATA: optional(oneOf(['true', 'false']))
+    .transform((v) => v !== 'false')
+    .describe('Upstream mode: seed the sample data.'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** The environment, or the first variable that is wrong and why. */
+export function readEnv(
+  env: NodeJS.ProcessEnv,
+): { ok: true; env: Env } | { ok: false; variable: string; reason: string } {
+  const r = envSchema.safeParse(env);
+  if (r.success) return { ok: true, env: r.data };
+  const issue = r.error.issues[0]!;
+  return { ok: false, variable: String(issue.path[0]), reason: issue.message };
+}
