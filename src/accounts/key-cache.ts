@@ -15,12 +15,13 @@ export interface KeyCacheOptions {
   maxEntries: number;
   /**
    * Whether invalidations reach this cache now (the bus is connected). While they do not, an entry
-   * is kept at most `unconfirmedTtlMs` (default 1 s), so a revocation or a plan change made
-   * meanwhile on another replica still takes effect here within that time.
+   * is kept at most UNCONFIRMED_TTL_MS, so a revocation or a plan change made meanwhile on another
+   * replica still takes effect here within DESIGN's second.
    */
   invalidationsLive?: () => boolean;
-  unconfirmedTtlMs?: number;
 }
+
+const UNCONFIRMED_TTL_MS = 1000;
 
 export interface KeyCacheStats {
   hits: number;
@@ -87,7 +88,7 @@ export class KeyCache {
     }
     const entry: KeyEntry = { key: found.key, account: found.account, keyHash };
     const live = this.opts.invalidationsLive?.() ?? true;
-    const ttl = live ? this.opts.ttlMs : Math.min(this.opts.ttlMs, this.opts.unconfirmedTtlMs ?? 1000);
+    const ttl = live ? this.opts.ttlMs : Math.min(this.opts.ttlMs, UNCONFIRMED_TTL_MS);
     this.remember(this.entries, keyHash, { entry, until: now + ttl });
     let set = this.byAccount.get(entry.account.id);
     if (!set) this.byAccount.set(entry.account.id, (set = new Set()));

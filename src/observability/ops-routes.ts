@@ -28,7 +28,8 @@ export type OpsRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
  * Operational routes on the admin port: /healthz (process alive), /readyz (config, stores and
- * upstreams reachable, each reported; only those that gate make it 503), /metrics (Prometheus text) and the JWKS upstreams verify assertions with.
+ * upstreams reachable, each reported; only those that gate make it 503), /metrics (Prometheus
+ * text) and the JWKS upstreams verify assertions with.
  *
  * On node's request and response, written as the public pipeline writes (one writeHead with
  * name/value pairs, then the bytes), not through Express: Express gives every request and response

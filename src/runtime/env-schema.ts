@@ -7,12 +7,14 @@ const optional = <T extends z.ZodTypeAny>(schema: T) =>
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
-const integer = (min: number, max: number, what: string) =>
-  z
+const integer = (min: number, max: number, what: string) => {
+  const message = `must be ${what}, a whole number from ${min} to ${max}`;
+  return z
     .string()
-    .regex(/^\d+$/, `must be ${what}, a whole number from ${min} to ${max}`)
+    .regex(/^\d+$/, message)
     .transform(Number)
-    .refine((n) => n >= min && n <= max, `must be ${what}, a whole number from ${min} to ${max}`);
+    .refine((n) => n >= min && n <= max, message);
+};
 
 /** The environment variables of DESIGN §5 (and the upstream and cluster ones), read once at start. */
 export const envSchema = z.object({
