@@ -30,6 +30,8 @@ export interface AdminDeps {
   verify: AdminVerifier;
   /** Extra read-only sections of GET /admin/accounts/{id} (e.g. bulk-extraction shares). */
   accountDetails?: (account: Account) => Promise<Record<string, unknown>>;
+  /** Called before an admin lifts an account's lock (e.g. the bulk watch forgets what led to it). */
+  beforeUnlock?: (accountId: string) => Promise<void>;
 }
 
 function parse<T>(schema: ZodType<T>, body: unknown): T {
@@ -117,6 +119,11 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     const body = parse(patchAccountBody, req.body);
     if (body.plan !== undefined) plan(body.plan);
     await account(req.params.id);
+    const unlocks =
+      body.restricted_until === null ||
+      (body.restricted_until !== undefined && body.restricted_until <= deps.clock.now());
+    // Before the lock is lifted: a recording in between would otherwise lock the account again.
+    if (unlocks && deps.beforeUnlock) await deps.beforeUnlock(req.params.id);
     const a = (await deps.accounts.patchAccount(req.params.id, body))!;
     await changed(a.id);
     deps.logger.info({ account_id: a.id, change: Object.keys(body) }, 'account changed');

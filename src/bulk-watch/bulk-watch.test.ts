@@ -73,12 +73,18 @@ describe('bulk-extraction watch', () => {
       'dataset="legal-documents"} 1',
     );
 
-    // unlock (the admin API's PATCH restricted_until null) restores access
+    // unlock as the admin API's PATCH restricted_until null does: the watch forgets, then the lock goes
+    await h.bulkWatch.forget(acc.id);
     await h.accounts.patchAccount(acc.id, { restricted_until: null });
     h.deps.keyCache.invalidateAccount(acc.id);
+    expect(await pages(acc.key, 'e', 7, 7)).toEqual([200]); // 100 records not seen before
     expect((await request(h.gw.app).get('/v1/legal-documents?q=e').set('X-Api-Key', acc.key)).status).toBe(
       200,
     );
+    await settle();
+    expect(await h.bulkWatch.shares(acc.id)).toEqual([
+      { dataset: 'legal-documents', distinct_ids: 120, dataset_size: 1000, share: 0.12, threshold: 500 },
+    ]);
     h.clock.set(start);
   });
 

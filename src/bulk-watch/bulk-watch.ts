@@ -38,9 +38,8 @@ export class BulkWatch {
   constructor(private readonly deps: BulkWatchDeps) {}
 
   /** The window's day keys in the service time zone, today first. */
-  dayKeys(nowMs: number): string[] {
+  dayKeys(nowMs: number, days = this.deps.config().raw.gateway.bulk_watch.window_days): string[] {
     const { timezone } = this.deps.config().raw.plans;
-    const days = this.deps.config().raw.gateway.bulk_watch.window_days;
     const keys = new Set<string>();
     for (let i = 0; keys.size < days && i < days + 2; i++)
       keys.add(computeWindows(nowMs - i * DAY_MS, timezone).dayKey);
@@ -95,6 +94,19 @@ export class BulkWatch {
       },
       'account locked for bulk extraction',
     );
+  }
+
+  /**
+   * An admin lifted the account's lock: what led to it is forgotten, or the next new record would
+   * lock the account again at once. Day keys one past the window too, as long as the store keeps them.
+   */
+  async forget(accountId: string): Promise<void> {
+    const days = this.dayKeys(
+      this.deps.clock.now(),
+      this.deps.config().raw.gateway.bulk_watch.window_days + 1,
+    );
+    const datasets = [...this.deps.config().datasets.values()].filter((d) => d.bulkWatch).map((d) => d.path);
+    await this.deps.meter.forgetIds(accountId, datasets, days);
   }
 
   /** Each watched dataset's share for one account (admin API). */

@@ -75,6 +75,10 @@ export class FailoverMeterStore implements MeterStore {
     return this.run((s) => s.countDistinct(accountId, dataset, dayKeys));
   }
 
+  forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void> {
+    return this.run((s) => s.forgetIds(accountId, datasets, dayKeys));
+  }
+
   recordAndCount(
     accountId: string,
     dataset: string,

@@ -132,6 +132,11 @@ export class MemoryMeterStore implements MeterStore {
     return Promise.resolve(union.size);
   }
 
+  forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void> {
+    for (const ds of datasets) for (const d of dayKeys) this.sets.delete(idsKey(accountId, ds, d));
+    return Promise.resolve();
+  }
+
   async recordAndCount(
     accountId: string,
     dataset: string,

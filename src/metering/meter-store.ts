@@ -113,6 +113,8 @@ export interface MeterStore {
   recordIds(accountId: string, dataset: string, dayKey: string, ids: readonly string[]): Promise<void>;
   /** Distinct ids over the union of the given days (approximate on Redis: HyperLogLog, ~0.8% error). */
   countDistinct(accountId: string, dataset: string, dayKeys: readonly string[]): Promise<number>;
+  /** Forgets the ids recorded for those datasets and days (an admin lifted a bulk-extraction lock). */
+  forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void>;
   /** recordIds then countDistinct, in one round trip. */
   recordAndCount(
     accountId: string,

@@ -167,6 +167,12 @@ export class RedisMeterStore implements MeterStore {
     return this.timed(this.redis.pfcount(...dayKeys.map((d) => this.idsKey(accountId, dataset, d))));
   }
 
+  async forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void> {
+    const keys = datasets.flatMap((ds) => dayKeys.map((d) => this.idsKey(accountId, ds, d)));
+    // One slot: every key of the account carries its hash tag, so one DEL serves a cluster too.
+    if (keys.length > 0) await this.timed(this.redis.del(...keys));
+  }
+
   async recordAndCount(
     accountId: string,
     dataset: string,

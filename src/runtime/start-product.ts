@@ -162,6 +162,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
         datasets: await bulkWatch.shares(a.id).catch(() => []),
       },
     }),
+    beforeUnlock: (accountId) => bulkWatch.forget(accountId),
     verify: createAdminVerifier({
       secret: opts.adminJwksUrl ? undefined : secret,
       jwksUrl: opts.adminJwksUrl,

@@ -169,7 +169,7 @@ describe.each(REDIS)('metering shared by two gateway replicas on %s', (_name, st
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
-  it('enforces a bulk-extraction lock set on one replica on the other', async () => {
+  it('enforces a bulk-extraction lock set on one replica on the other, and an admin unlock holds', async () => {
     const acc = await newAccount(a, 'harvest');
     for (let page = 1; page <= 6; page++) {
       expect(
@@ -188,5 +188,15 @@ describe.each(REDIS)('metering shared by two gateway replicas on %s', (_name, st
     expect(Math.abs(watched[0]!.distinct_ids - 600)).toBeLessThan(15); // HyperLogLog estimate
     // Log lines are written in batches and cross a pipe: wait for it rather than read it at once.
     await eventually(() => a.output().includes('bulk_extraction_lock'), 5_000);
+
+    // An admin's unlock holds: the watch forgot what led to the lock, so new records do not relock.
+    await adminCall(b, 'PATCH', `/admin/accounts/${acc.id}`, { restricted_until: null });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await apiGet(a, '/v1/legal-documents?q=p7&per_page=100&page=7', acc.key)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await apiGet(b, '/v1/legal-documents?q=luat', acc.key)).status).toBe(200);
+    const after = await adminCall(a, 'GET', `/admin/accounts/${acc.id}`);
+    const shares = (after.json.bulk_watch as { datasets: { distinct_ids: number }[] }).datasets;
+    expect(Math.abs(shares[0]!.distinct_ids - 120)).toBeLessThan(5); // page 7's 100 and q=luat's 20
   });
 });

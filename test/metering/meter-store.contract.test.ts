@@ -340,6 +340,22 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
     expect(await store.countDistinct(`${accountId}_other`, 'legal', days)).toBe(0);
   });
 
+  it('forgets the ids of the given datasets and days, and only those', async () => {
+    await store.recordIds(accountId, 'legal', '2026-11-13', ['a', 'b']);
+    await store.recordIds(accountId, 'legal', '2026-11-14', ['c']);
+    await store.recordIds(accountId, 'directory', '2026-11-14', ['x']);
+    await store.recordIds(accountId, 'other', '2026-11-14', ['y']);
+    await store.recordIds(`${accountId}_other`, 'legal', '2026-11-14', ['z']);
+    await store.forgetIds(accountId, ['legal', 'directory'], ['2026-11-13', '2026-11-14']);
+    const days = ['2026-11-13', '2026-11-14'];
+    expect(await store.countDistinct(accountId, 'legal', days)).toBe(0);
+    expect(await store.countDistinct(accountId, 'directory', days)).toBe(0);
+    expect(await store.countDistinct(accountId, 'other', days)).toBe(1);
+    expect(await store.countDistinct(`${accountId}_other`, 'legal', days)).toBe(1);
+    await store.forgetIds(accountId, [], days);
+    expect(await store.recordAndCount(accountId, 'legal', '2026-11-14', ['d'], days)).toBe(1);
+  });
+
   it('counts distinct ids approximately right at scale', async () => {
     const ids = Array.from({ length: 5000 }, (_, i) => `r${i}`);
     await store.recordIds(accountId, 'legal', '2026-11-13', ids.slice(0, 3000));
