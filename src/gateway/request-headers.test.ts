@@ -37,6 +37,7 @@ function asNodeReadsThem(req: IncomingMessage) {
     authorization: one('authorization'),
     apiKey: one('x-api-key'),
     forwardedFor: one('x-forwarded-for'),
+    host: one('host'),
   };
 }
 
@@ -57,6 +58,7 @@ const cases: [string, string[]][] = [
     ['X-Forwarded-For: 1.1.1.1', 'X-Forwarded-For: 2.2.2.2, 3.3.3.3', 'x-forwarded-for: 4.4.4.4'],
   ],
   ['X-Request-Id twice', ['X-Request-Id: a', 'X-Request-Id: b']],
+  ['Host twice', ['host: second']],
   ['empty values', ['X-Api-Key:', 'X-Api-Key: k', 'Authorization:', 'Authorization: Bearer b']],
   [
     'names of the same length that are not theirs',
@@ -77,6 +79,7 @@ describe('readGatewayHeaders', () => {
       authorization: undefined,
       apiKey: undefined,
       forwardedFor: undefined,
+      host: undefined,
     });
   });
 });

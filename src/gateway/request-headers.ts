@@ -4,12 +4,13 @@ export interface GatewayHeaders {
   authorization: string | undefined;
   apiKey: string | undefined;
   forwardedFor: string | undefined;
+  host: string | undefined;
 }
 
 /**
- * The four headers the gateway reads, in one pass over `rawHeaders` (name, value, name, value…).
+ * The headers the gateway reads, in one pass over `rawHeaders` (name, value, name, value…).
  * Newer Node builds `req.headers` only when it is first read, for every header sent; the gateway
- * needs four. Repeated names get what `req.headers` would give them: Authorization keeps its
+ * needs five. Repeated names get what `req.headers` would give them: Authorization keeps its
  * first value, the X- names are joined with ", ".
  */
 export function readGatewayHeaders(raw: readonly string[]): GatewayHeaders {
@@ -18,12 +19,16 @@ export function readGatewayHeaders(raw: readonly string[]): GatewayHeaders {
     authorization: undefined,
     apiKey: undefined,
     forwardedFor: undefined,
+    host: undefined,
   };
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!;
     const value = raw[i + 1]!;
     // The length rules out almost every other header before any case-folding.
     switch (name.length) {
+      case 4:
+        if (out.host === undefined && is(name, 'host')) out.host = value;
+        break;
       case 9:
         if (is(name, 'x-api-key')) out.apiKey = join(out.apiKey, value);
         break;

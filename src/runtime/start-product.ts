@@ -198,7 +198,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     ],
   });
 
-  const publicServer = answerClientErrors(createServer(gateway.app));
+  // The gateway answers a request without Host itself, in the envelope (route policy).
+  const publicServer = answerClientErrors(createServer({ requireHostHeader: false }, gateway.app));
   const adminServer = answerClientErrors(
     createServer((req, res) => {
       if (!ops(req, res)) adminApp(req, res);

@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
@@ -53,6 +56,48 @@ describe('route: errors', () => {
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('GET');
     expect(res.body.success).toBe(false);
+  });
+
+  it.each(['/v1/legal-documents/%zz', '/v1/legal-documents/vb_%E0%A4', '/v1/le%gal-documents'])(
+    'answers a path that cannot be percent-decoded (%s) with 422 invalid_request, not counted',
+    async (path) => {
+      const acc = await h.account('pro');
+      const res = await request(h.gw.app).get(path).set('X-Api-Key', acc.key);
+      expect([res.status, res.body.code]).toEqual([422, 'invalid_request']);
+      expect(res.body.message).toContain('percent-encoding');
+      const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', acc.key);
+      expect(me.body.data.quota.monthly_used).toBe(0);
+    },
+  );
+
+  it('answers an HTTP/1.1 request without Host with 422 in the envelope, and serves HTTP/1.0 without it', async () => {
+    const server = createServer({ requireHostHeader: false }, h.gw.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const send = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        let got = '';
+        const socket = connect(port, '127.0.0.1', () => socket.write(head));
+        socket.setEncoding('utf8');
+        socket.on('data', (c: string) => (got += c));
+        socket.on('end', () => resolve(got));
+        socket.on('error', reject);
+      });
+    try {
+      const v11 = await send(`GET /v1/me HTTP/1.1\r\nX-Api-Key: ${key}\r\nConnection: close\r\n\r\n`);
+      expect(v11).toMatch(/^HTTP\/1\.1 422 /);
+      expect(v11).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
+      expect(JSON.parse(v11.slice(v11.indexOf('\r\n\r\n') + 4))).toEqual({
+        success: false,
+        code: 'invalid_request',
+        message: 'Yêu cầu HTTP/1.1 thiếu tiêu đề Host.',
+      });
+      const v10 = await send(`GET /v1/me HTTP/1.0\r\nX-Api-Key: ${key}\r\n\r\n`);
+      expect(v10).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it.each([

@@ -7,6 +7,9 @@ import { parseQuery } from './parse-query';
 
 const ID_SHAPE = /^[a-z][a-z0-9]*_[A-Za-z0-9_-]{1,64}$/;
 
+const BAD_PATH = 'Đường dẫn có mã hóa phần trăm (percent-encoding) không hợp lệ.';
+const NO_HOST = 'Yêu cầu HTTP/1.1 thiếu tiêu đề Host.';
+
 function decodeSegments(path: string): string[] | undefined {
   const segs = nonEmptyParts(path, '/');
   if (!path.includes('%')) return segs;
@@ -52,10 +55,14 @@ export const routePolicy: PolicyFactory = (config) => ({
     if (url.length > config.raw.gateway.max_url_length)
       throw new ApiError('invalid_request', { message: 'URL quá dài.' });
     if (ctx.req.method !== 'GET') throw new ApiError('method_not_allowed', { headers: { Allow: 'GET' } });
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); node's own refusal would be a bare 400 without the envelope.
+    if (ctx.headers.host === undefined && ctx.req.httpVersion !== '1.0')
+      throw new ApiError('invalid_request', { message: NO_HOST });
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const segs = decodeSegments(path);
-    if (!segs || segs[0] !== 'v1') throw new ApiError('not_found');
+    if (!segs) throw new ApiError('invalid_request', { message: BAD_PATH });
+    if (segs[0] !== 'v1') throw new ApiError('not_found');
     const route = resolveRoute(config, segs.slice(1));
     if (!route) throw new ApiError('not_found');
     ctx.route = route;
