@@ -6,9 +6,9 @@ export interface ParsedQuery {
   error?: string;
 }
 
-// Control characters other than ordinary whitespace never belong in a parameter.
+// No control character belongs in a parameter: C0 (tab, CR and LF too), DEL and C1.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Form decoding ('+' is a space); most names and many values need none. */
 function decode(raw: string): string {

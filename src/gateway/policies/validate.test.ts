@@ -96,6 +96,11 @@ describe('validate: errors', () => {
     ['/v1/legal-documents?q=luat&q=dat', 'a repeated parameter'],
     ['/v1/legal-documents?q=%E0%A4%A', 'bad percent-encoding'],
     ['/v1/legal-documents?q=lu%00at', 'a control character'],
+    ['/v1/legal-documents?q=luat%0D%0AX-Injected:%201', 'CR LF'],
+    ['/v1/legal-documents?q=lu%0Aat', 'a line feed'],
+    ['/v1/legal-documents?q=lu%09at', 'a tab'],
+    ['/v1/legal-documents?q=lu%7Fat', 'DEL'],
+    ['/v1/legal-documents?q=lu%C2%85at', 'a C1 control character (U+0085)'],
     [`/v1/legal-documents?q=${'a'.repeat(201)}`, 'a q longer than its max length'],
   ])('answers 422 invalid_request for %s (%s) without calling the upstream', async (path) => {
     h.stub.seen.length = 0;
