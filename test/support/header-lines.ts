@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 export interface LinesAnswer {
   status: number;
-  body: { code?: string };
+  body: { code?: string; message?: string };
 }
 
 /**
@@ -27,7 +27,7 @@ export async function getWithHeaderLines(
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { code?: string } }),
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as LinesAnswer['body'] }),
         );
         res.on('error', reject);
       }).on('error', reject);

@@ -163,6 +163,16 @@ describe('authenticate: security', () => {
       .set('X-Api-Key', a.key)
       .set('Authorization', `Bearer ${b.key}`);
     expect(res.status).toBe(401);
+    expect(res.body.message).toMatch(/^Chỉ gửi một API key/);
+  });
+
+  it('says what is wrong with an Authorization header that is not Bearer <key>', async () => {
+    const a = await h.account('free');
+    for (const value of [`Basic ${a.key}`, a.key, `Bearer ${a.key} extra`]) {
+      const res = await request(h.gw.app).get(list).set('Authorization', value);
+      expect([res.status, res.body.code]).toEqual([401, 'unauthorized']);
+      expect(res.body.message).toBe('Header Authorization phải có dạng: Bearer <API_KEY>.');
+    }
   });
 
   it('refuses an X-Api-Key sent on two lines rather than pick one', async () => {
@@ -175,6 +185,7 @@ describe('authenticate: security', () => {
       const res = await getWithHeaderLines(h.gw.app, list, { 'X-Api-Key': keys });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('unauthorized');
+      expect(res.body.message).toMatch(/^Chỉ gửi một API key/);
     }
   });
 });

@@ -26,19 +26,32 @@ const QUERY_KEY_MESSAGE =
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-function headerKey(headers: GatewayHeaders): string | undefined | null {
+const NOT_BEARER = 'Header Authorization phải có dạng: Bearer <API_KEY>.';
+const TWO_KEYS =
+  'Chỉ gửi một API key, trong một header: Authorization và X-Api-Key mang hai key khác nhau, hoặc X-Api-Key được gửi nhiều lần.';
+
+/** The key the request carries, or why its headers do not name one key (a 401 message). */
+function headerKey(headers: GatewayHeaders): string | undefined | { refused: string } {
   const auth = headers.authorization;
-  const xkey = headers.apiKey;
   let fromAuth: string | undefined;
   if (auth !== undefined && auth !== '') {
     const m = BEARER.exec(auth);
-    if (!m) return null;
+    if (!m) return { refused: NOT_BEARER };
     fromAuth = m[1];
   }
-  const fromX = xkey !== undefined && xkey !== '' ? xkey.trim() : undefined;
+  const fromX = apiKeyHeader(headers.apiKey);
   // Two different keys on one request is ambiguous: refuse rather than guess.
-  if (fromAuth !== undefined && fromX !== undefined && fromAuth !== fromX) return null;
+  if (fromX === null || (fromAuth !== undefined && fromX !== undefined && fromAuth !== fromX))
+    return { refused: TWO_KEYS };
   return fromAuth ?? fromX;
+}
+
+/** X-Api-Key's value; sent on two lines, it arrives joined with ", " and is refused rather than picked from. */
+function apiKeyHeader(value: string | undefined): string | undefined | null {
+  if (value === undefined) return undefined;
+  const key = value.trim();
+  if (key === '') return undefined;
+  return key.includes(',') ? null : key;
 }
 
 /**
@@ -55,6 +68,7 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
         throw new ApiError('unauthorized', { message: QUERY_KEY_MESSAGE });
       }
       const key = headerKey(ctx.headers);
+      if (typeof key === 'object') throw new ApiError('unauthorized', { message: key.refused });
       if (!key || !looksLikeApiKey(key)) throw new ApiError('unauthorized');
       const hash = hashApiKey(key);
       // A warm key is answered in this tick; only a miss waits for the database.
