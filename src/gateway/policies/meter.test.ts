@@ -126,6 +126,7 @@ describe('meter: limits', () => {
       quota: 4,
       upgrade_url: 'https://example.vn/pricing',
     });
+    expect(res.body.message).toMatch(/^Đã dùng hết số lượt gọi trong ngày \(/);
     expect(res.body.reset_in_seconds).toBe(14 * 3600); // 10:00 → midnight in Asia/Ho_Chi_Minh
     expect(res.headers['retry-after']).toBe(String(14 * 3600));
   });
@@ -138,6 +139,7 @@ describe('meter: limits', () => {
     expect(res.status).toBe(429);
     expect(res.body.code).toBe('quota_exceeded');
     expect(res.body.quota).toBe(2);
+    expect(res.body.message).toBe('Đã dùng hết số lượt gọi trong tháng.');
     expect(res.body.buy_credits_url).toBeUndefined();
     expect((await me(key)).quota.monthly_used).toBe(2);
   });

@@ -5,6 +5,10 @@ import { computeWindows } from '../../metering/windows';
 import type { PolicyFactory } from '../policy';
 import { fieldPlanFor } from '../shaping/field-plan';
 
+// Which allowance ran out: `quota` and `reset_in_seconds` are that one's.
+const DAILY_SPENT = 'Đã dùng hết số lượt gọi trong ngày (hạn mức ngày, áp dụng cả khi dùng extra credits).';
+const MONTHLY_SPENT = 'Đã dùng hết số lượt gọi trong tháng.';
+
 /**
  * ONE atomic reservation per counted request: rate windows, full-text cap, daily limit and monthly
  * quota; past the quota on plans with extra credits, one durable credit spend in the database.
@@ -52,6 +56,7 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
           throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
         const daily = result.scope === 'daily';
         throw new ApiError('quota_exceeded', {
+          message: daily ? DAILY_SPENT : MONTHLY_SPENT,
           quota: daily ? plan.daily_calls : plan.monthly_calls,
           reset_in_seconds: daily ? windows.secondsToDayEnd : windows.secondsToMonthEnd,
           retryAfter: daily ? windows.secondsToDayEnd : windows.secondsToMonthEnd,
