@@ -123,7 +123,17 @@ export function createAdminApp(deps: AdminDeps): express.Express {
       body.restricted_until === null ||
       (body.restricted_until !== undefined && body.restricted_until <= deps.clock.now());
     // Before the lock is lifted: a recording in between would otherwise lock the account again.
-    if (unlocks && deps.beforeUnlock) await deps.beforeUnlock(req.params.id);
+    if (unlocks && deps.beforeUnlock) {
+      // The unlock goes ahead without it (the account may then lock again): access first.
+      await deps
+        .beforeUnlock(req.params.id)
+        .catch((err: unknown) =>
+          deps.logger.warn(
+            { err, account_id: req.params.id },
+            'could not clear the bulk watch before an unlock',
+          ),
+        );
+    }
     const a = (await deps.accounts.patchAccount(req.params.id, body))!;
     await changed(a.id);
     deps.logger.info({ account_id: a.id, change: Object.keys(body) }, 'account changed');

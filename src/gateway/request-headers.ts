@@ -10,8 +10,8 @@ export interface GatewayHeaders {
 /**
  * The headers the gateway reads, in one pass over `rawHeaders` (name, value, name, value…).
  * Newer Node builds `req.headers` only when it is first read, for every header sent; the gateway
- * needs five. Repeated names get what `req.headers` would give them: Authorization keeps its
- * first value, the X- names are joined with ", ".
+ * needs five. Repeated names get what `req.headers` would give them: Authorization and Host keep
+ * their first value, the X- names are joined with ", ".
  */
 export function readGatewayHeaders(raw: readonly string[]): GatewayHeaders {
   const out: GatewayHeaders = {
