@@ -11,7 +11,7 @@ import { renderError, toApiError } from '../errors/render-error';
 import type { CreditLedger } from '../metering/credit-ledger';
 import type { MeterStore } from '../metering/meter-store';
 import { computeWindows } from '../metering/windows';
-import type { InvalidationBus } from '../stores/invalidation-bus';
+import type { InvalidationBus, InvalidationMessage } from '../stores/invalidation-bus';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import type { AdminVerifier } from './admin-auth';
@@ -69,7 +69,16 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     if (!p) throw new ApiError('invalid_request', { message: `plan: unknown plan "${name}"` });
     return p;
   };
-  const changed = (accountId: string) => deps.bus.publish({ type: 'account', accountId });
+  // The change is stored by then: a bus that cannot publish (Redis down) must not turn it into a 500
+  // that a billing system retries. This replica applies it at once; a replica whose own pub/sub is
+  // down keeps cached entries at most a second.
+  const tell = (msg: InvalidationMessage) =>
+    deps.bus
+      .publish(msg)
+      .catch((err: unknown) =>
+        deps.logger.warn({ err, change: msg.type }, 'change stored but not published to other replicas'),
+      );
+  const changed = (accountId: string) => tell({ type: 'account', accountId });
 
   const admin = express.Router();
   admin.use(async (req, _res, next) => {
@@ -158,7 +167,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
       ipAllowlist: body.ip_allowlist.map((s) => s.trim()),
       expiresAt: body.expires_at ?? null,
     });
-    await deps.bus.publish({ type: 'key', keyHash });
+    await tell({ type: 'key', keyHash });
     res
       .status(201)
       .json({ id: rec.id, key, expires_at: isoOrNull(rec.expires_at), ip_allowlist: rec.ip_allowlist });
@@ -182,7 +191,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   admin.delete('/keys/:id', async (req, res) => {
     const r = await deps.accounts.revokeKey(req.params.id);
     if (!r) throw new ApiError('not_found', { message: 'Không tìm thấy key.' });
-    await deps.bus.publish({ type: 'key', keyHash: r.key_hash });
+    await tell({ type: 'key', keyHash: r.key_hash });
     res.json({ id: r.key.id, revoked_at: isoOrNull(r.key.revoked_at) });
   });
 

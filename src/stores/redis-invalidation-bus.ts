@@ -96,9 +96,15 @@ export class RedisInvalidationBus implements InvalidationBus {
   }
 
   async publish(msg: InvalidationMessage): Promise<void> {
-    const sent = publishingNode(this.opts.publisher).publish(this.channel, JSON.stringify(msg));
-    const d = this.opts.deadlines;
-    await (d ? withDeadline(d, sent, 'publish timed out') : sent);
+    try {
+      const sent = publishingNode(this.opts.publisher).publish(this.channel, JSON.stringify(msg));
+      const d = this.opts.deadlines;
+      await (d ? withDeadline(d, sent, 'publish timed out') : sent);
+    } catch (err) {
+      // Not sent: this replica at least applies it now (its own copy would have come back by Redis).
+      this.listeners.emit(msg);
+      throw err;
+    }
   }
 
   subscribe(fn: InvalidationListener): () => void {

@@ -2,6 +2,7 @@ import { PrivateRedis, eventually } from '../support/private-redis';
 import { startStubUpstream } from '../support/stub-upstream';
 import {
   ADMIN_SECRET,
+  adminCall,
   createE2eSchema,
   apiGet,
   newAccount,
@@ -66,6 +67,24 @@ describe('Redis stopped and restarted during traffic', () => {
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ success: false, code: 'service_unavailable' });
     expect(refused.headers.get('retry-after')).toBeTruthy();
+    const me = await apiGet(closed, '/v1/me', closedAcc.key);
+    expect([me.status, me.body.code, me.headers.get('retry-after')]).toEqual([
+      503,
+      'service_unavailable',
+      '5',
+    ]);
+
+    // The admin API goes on: its changes are stored, and the replica that made them applies them.
+    const key = await adminCall(open, 'POST', `/admin/accounts/${acc.id}/keys`, {});
+    expect(key.status).toBe(201);
+    expect((await apiGet(open, '/v1/legal-documents?q=luat', String(key.json.key))).status).toBe(200);
+    expect(
+      (await adminCall(open, 'PATCH', `/admin/accounts/${acc.id}`, { email_verified: false })).status,
+    ).toBe(200);
+    expect((await apiGet(open, '/v1/legal-documents?q=luat', acc.key)).body.code).toBe('email_unverified');
+    expect(
+      (await adminCall(open, 'PATCH', `/admin/accounts/${acc.id}`, { email_verified: true })).status,
+    ).toBe(200);
 
     const metrics = await (await fetch(`${open.admin}/metrics`)).text();
     expect(metrics).toMatch(/lookup_store_fallback_active 1/);
