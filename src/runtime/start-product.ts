@@ -12,6 +12,7 @@ import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
 import { openDb } from '../db/open-db';
+import { startOnlyChanges } from '../config/start-only';
 import { answerClientErrors } from '../gateway/client-error';
 import { createApp } from '../gateway/create-app';
 import type { GatewayApp } from '../gateway/create-app';
@@ -221,13 +222,20 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   if (banner) print(banner);
   logger.info({ port, admin_port: adminPort, embedded, upstreams: upstreams.names }, 'lookup api started');
 
+  const started = config;
   const reloadConfig = (): boolean => {
     try {
       const next = loadConfig(opts.configDir);
       config = next;
       gateway.reload(next);
       metrics.configReloads.inc({ result: 'success' });
-      logger.info('configuration reloaded');
+      const atStart = startOnlyChanges(started, next);
+      if (atStart.length === 0) logger.info('configuration reloaded');
+      else
+        logger.warn(
+          { start_only: atStart.map((k) => `gateway.yaml ${k}`) },
+          'configuration reloaded; these settings keep their values until the next start',
+        );
       return true;
     } catch (err) {
       metrics.configReloads.inc({ result: 'failure' });
