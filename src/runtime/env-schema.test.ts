@@ -14,6 +14,12 @@ describe('the environment, read once at start', () => {
     const r = readEnv({ PORT: '8081', ADMIN_PORT: '0', WORKERS: '2', LOG_LEVEL: 'warn', HOME: '/x' });
     expect(r).toMatchObject({ ok: true, env: { PORT: 8081, ADMIN_PORT: 0, WORKERS: 2, LOG_LEVEL: 'warn' } });
     expect(readEnv({ SEED_SAMPLE_DATA: 'false' })).toMatchObject({ env: { SEED_SAMPLE_DATA: false } });
+    const urls = {
+      DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/test',
+      ADMIN_JWKS_URL: 'https://auth.example.vn/.well-known/jwks.json',
+    };
+    expect(readEnv(urls)).toMatchObject({ ok: true, env: urls });
+    expect(readEnv({ DATABASE_URL: 'postgres://u@db/x' })).toMatchObject({ ok: true });
   });
 });
 
@@ -25,6 +31,13 @@ describe('the environment: errors', () => {
     [{ WORKERS: '0' }, 'WORKERS', 'must be a number of gateway processes, a whole number from 1 to 256'],
     [{ LOG_LEVEL: 'bogus' }, 'LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ SEED_SAMPLE_DATA: 'no' }, 'SEED_SAMPLE_DATA', 'must be one of true, false'],
+    [{ DATABASE_URL: 'garbage' }, 'DATABASE_URL', 'must be a URL starting with postgres:// or postgresql://'],
+    [
+      { DATABASE_URL: 'mysql://x@127.0.0.1/db' },
+      'DATABASE_URL',
+      'must be a URL starting with postgres:// or postgresql://',
+    ],
+    [{ ADMIN_JWKS_URL: 'not-a-url' }, 'ADMIN_JWKS_URL', 'must be a URL starting with https:// or http://'],
   ])('names the variable and what it must be for %j', (env, variable, reason) => {
     expect(readEnv(env)).toEqual({ ok: false, variable, reason });
   });

@@ -16,6 +16,14 @@ const integer = (min: number, max: number, what: string) => {
     .refine((n) => n >= min && n <= max, message);
 };
 
+/** A URL whose scheme is one of `schemes` (e.g. `postgres`), as the client it goes to will read it. */
+const url = (schemes: readonly string[]) => {
+  const message = `must be a URL starting with ${schemes.map((x) => `${x}://`).join(' or ')}`;
+  return z
+    .string()
+    .refine((v) => URL.canParse(v) && schemes.includes(new URL(v).protocol.slice(0, -1)), message);
+};
+
 /** The environment variables of DESIGN §5 (and the upstream and cluster ones), read once at start. */
 export const envSchema = z.object({
   PORT: optional(integer(0, 65535, 'a TCP port')).describe('Public API port (upstream mode: its port).'),
@@ -30,10 +38,10 @@ export const envSchema = z.object({
   DATA_DIR: optional(z.string())
     .transform((v) => v ?? './var')
     .describe('PGlite data directory.'),
-  DATABASE_URL: optional(z.string()).describe('PostgreSQL; unset: PGlite in DATA_DIR.'),
+  DATABASE_URL: optional(url(['postgres', 'postgresql'])).describe('PostgreSQL; unset: PGlite in DATA_DIR.'),
   REDIS_URL: optional(z.string()).describe('Redis or a cluster; unset: in-process counters.'),
   ADMIN_JWT_SECRET: optional(z.string()).describe('HS256 secret for admin tokens.'),
-  ADMIN_JWKS_URL: optional(z.string()).describe('JWKS to verify admin tokens with instead.'),
+  ADMIN_JWKS_URL: optional(url(['https', 'http'])).describe('JWKS to verify admin tokens with instead.'),
   SEED_SAMPLE_DATA: optional(oneOf(['true', 'false']))
     .transform((v) => v !== 'false')
     .describe('Upstream mode: seed the sample data.'),
