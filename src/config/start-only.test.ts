@@ -19,7 +19,7 @@ describe('settings a reload cannot change', () => {
     expect(startOnlyChanges(load(), next)).toEqual([]);
   });
 
-  it('names store_failure, the ports and the key cache when they change', () => {
+  it('names store_failure, the public port and the key cache when they change', () => {
     const next = load((raw) => {
       raw.gateway.store_failure = raw.gateway.store_failure === 'open' ? 'closed' : 'open';
       raw.gateway.port += 1;
