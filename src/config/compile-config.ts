@@ -47,6 +47,8 @@ export interface CompiledDataset {
   fullTextField: string | undefined;
   params: Map<string, ParamValidator>;
   requireOneOf: string[];
+  /** Bounds given together must not cross (issued_from ≤ issued_to); values are compared normalised. */
+  ranges: CompiledRange[];
   fields: CompiledField[];
   /** What each plan (by name) gets of the plan-gated fields. */
   fieldPlans: Map<string, FieldPlan>;
@@ -71,6 +73,26 @@ function fieldRule(name: string, rule: FieldRule, rankOf: (p: string, at: string
   return { name, minRank: rankOf(rule.min_plan, `${at}.fields.${name}.min_plan`), preview: rule.preview };
 }
 
+export interface CompiledRange {
+  from: string;
+  to: string;
+  /** Integers compare as numbers; dates (YYYY-MM-DD) as strings. */
+  numeric: boolean;
+}
+
+function compileRange(r: { from: string; to: string }, params: ReadonlyMap<string, ParamValidator>, at: string): CompiledRange {
+  const from = params.get(r.from);
+  const to = params.get(r.to);
+  if (!from) throw new ConfigError('datasets.yaml', `${at}.from`, `"${r.from}" is not a declared parameter`);
+  if (!to) throw new ConfigError('datasets.yaml', `${at}.to`, `"${r.to}" is not a declared parameter`);
+  if (r.from === r.to) throw new ConfigError('datasets.yaml', `${at}.to`, 'from and to must be two parameters');
+  const type = from.spec.type;
+  if ((type !== 'date' && type !== 'integer') || to.spec.type !== type) {
+    throw new ConfigError('datasets.yaml', at, 'from and to must both be date or both be integer parameters');
+  }
+  return { from: r.from, to: r.to, numeric: type === 'integer' };
+}
+
 function compileDataset(
   ds: DatasetConfig,
   i: number,
@@ -86,6 +108,7 @@ function compileDataset(
   for (const [j, name] of ds.list.require_one_of.entries()) {
     if (!params.has(name)) throw new ConfigError('datasets.yaml', `${at}.list.require_one_of.${j}`, `"${name}" is not a declared parameter`);
   }
+  const ranges = ds.list.ranges.map((r, j) => compileRange(r, params, `${at}.list.ranges.${j}`));
   if (ds.full_text_field !== undefined && !ds.fields[ds.full_text_field]) {
     throw new ConfigError('datasets.yaml', `${at}.full_text_field`, `"${ds.full_text_field}" is not declared under fields`);
   }
@@ -107,6 +130,7 @@ function compileDataset(
     fullTextField: ds.full_text_field,
     params,
     requireOneOf: ds.list.require_one_of,
+    ranges,
     fields,
     fieldPlans: new Map(planList.map((p) => [p.name, fieldPlan(fields, ds.full_text_field, p)])),
     subresources,

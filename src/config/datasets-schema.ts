@@ -51,6 +51,10 @@ export const datasetSchema = z
       .object({
         params: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,40}$/), paramSchema).default({}),
         require_one_of: z.array(z.string()).default([]),
+        ranges: z
+          .array(z.object({ from: z.string(), to: z.string() }).strict())
+          .default([])
+          .describe('Pairs of date or integer parameters where from may not be after to; an inverted pair is 422.'),
       })
       .strict()
       .prefault({}),

@@ -86,6 +86,14 @@ const datasetInfo = closed(
       },
     },
     require_one_of: { type: 'array', items: { type: 'string' } },
+    ranges: {
+      type: 'array',
+      description: bi(
+        'Cặp tham số mà from không được sau to.',
+        'Parameter pairs where from may not be after to.',
+      ),
+      items: closed({ from: { type: 'string' }, to: { type: 'string' } }, 'Khoảng / Range.'),
+    },
     locked_fields: { type: 'array', items: { type: 'string' } },
     subresources: {
       type: 'array',

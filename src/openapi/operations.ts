@@ -78,6 +78,12 @@ function listOperation(c: OperationContext): OperationObject {
     ds.requireOneOf.length > 0
       ? `\n\n**Bắt buộc ít nhất một / Required, at least one of:** ${ds.requireOneOf.map((n) => `\`${n}\``).join(', ')} — thiếu → 422 invalid_request / none given → 422 invalid_request.`
       : '';
+  const rangeNote = ds.ranges
+    .map(
+      (r) =>
+        `\n\n**Khoảng / Range:** \`${r.from}\` ≤ \`${r.to}\` — ngược lại → 422 invalid_request / otherwise → 422 invalid_request.`,
+    )
+    .join('');
   const locked = config.planList
     .map((p) => [p, fieldPlanFor(ds, p).locked] as const)
     .filter(([, l]) => l.length > 0);
@@ -90,12 +96,14 @@ function listOperation(c: OperationContext): OperationObject {
         `Search, filter and paginate ${ds.source.title ?? ds.path}.${ds.source.description ? ` ${ds.source.description}` : ''}`,
       ) +
       requireNote +
+      rangeNote +
       `\n\n${planNotes(c, ds.minPlan, ds.cost)}`,
     tags: [tagOf(ds)],
     parameters: [...listParameters(ds), ref('parameters', 'page'), ref('parameters', 'per_page')],
     'x-min-plan': ds.minPlan,
     'x-cost': ds.cost,
     ...(ds.requireOneOf.length > 0 ? { 'x-require-one-of': ds.requireOneOf } : {}),
+    ...(ds.ranges.length > 0 ? { 'x-ranges': ds.ranges.map(({ from, to }) => ({ from, to })) } : {}),
     ...(locked.length > 0
       ? { 'x-locked-fields-by-plan': Object.fromEntries(locked.map(([p, l]) => [p.name, l])) }
       : {}),

@@ -49,7 +49,7 @@ describe('document generated from the registry', () => {
     expect(doc.components.schemas.SharedCatalogItemDetail).toBeDefined();
   });
 
-  it('types every parameter: enums with defaults, dates, ids, required-one-of, page ceilings', () => {
+  it('types every parameter: enums with defaults, dates, ids, required-one-of, ranges, page ceilings', () => {
     const list = doc.paths['/v1/legal-documents']!.get;
     const byName = Object.fromEntries(params(list).map((p) => [p.name, p]));
     expect(byName.database!.schema).toEqual({
@@ -63,6 +63,8 @@ describe('document generated from the registry', () => {
     expect(byName.q!.description).toContain('issued_to');
     expect(list['x-require-one-of']).toEqual(config.datasets.get('legal-documents')!.requireOneOf);
     expect(list.description).toContain('422 invalid_request');
+    expect(list['x-ranges']).toEqual([{ from: 'issued_from', to: 'issued_to' }]);
+    expect(list.description).toContain('`issued_from` ≤ `issued_to`');
     expect(byName.page!['x-max-page-by-plan']).toEqual({ free: 5, starter: 20, pro: 50, enterprise: 200 });
     expect(byName.per_page!.schema).toEqual({ type: 'integer', minimum: 1, default: 20 });
     expect(byName.per_page!.description).toContain('Enterprise 200');

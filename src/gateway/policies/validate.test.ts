@@ -53,6 +53,13 @@ describe('validate: happy path', () => {
     expect(lastUpstreamQuery().per_page).toBe('20');
   });
 
+  it('accepts a date range of one day and a range with one bound', async () => {
+    expect((await get('/v1/legal-documents?issued_from=2024-03-01&issued_to=2024-03-01')).status).toBe(200);
+    expect(lastUpstreamQuery()).toMatchObject({ issued_from: '2024-03-01', issued_to: '2024-03-01' });
+    expect((await get('/v1/legal-documents?issued_from=2024-03-01')).status).toBe(200);
+    expect((await get('/v1/legal-documents?issued_to=2024-03-01')).status).toBe(200);
+  });
+
   it('accepts booleans as true/false/1/0', async () => {
     expect((await get('/v1/bailiff-offices?is_active=1')).status).toBe(200);
     expect(lastUpstreamQuery().is_active).toBe('true');
@@ -111,6 +118,21 @@ describe('validate: errors', () => {
     expect(h.stub.seen).toHaveLength(0);
   });
 
+  it('answers 422 for issued_from after issued_to, naming both, without calling the upstream or counting', async () => {
+    const acc = await h.account('free');
+    h.stub.seen.length = 0;
+    const res = await request(h.gw.app)
+      .get('/v1/legal-documents?issued_from=2020-01-01&issued_to=2019-12-31')
+      .set('X-Api-Key', acc.key);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, code: 'invalid_request', param: 'issued_from' });
+    expect(res.body.message).toContain('2020-01-01');
+    expect(res.body.message).toContain('issued_to (2019-12-31)');
+    expect(h.stub.seen).toHaveLength(0);
+    const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', acc.key);
+    expect(me.body.data.quota.monthly_used).toBe(0);
+  });
+
   it('answers 422 page_limit past the plan maximum, with upgrade_url', async () => {
     const free = (await h.account('free')).key;
     const res = await request(h.gw.app).get('/v1/legal-documents?q=luat&page=6').set('X-Api-Key', free);
@@ -155,5 +177,29 @@ describe('validate: security', () => {
       expect(res.status).toBeLessThan(500);
       expect(res.body.success).toBe(false);
     }
+  });
+});
+
+describe('validate: a declared integer range', () => {
+  let hi: Harness;
+  let k: string;
+  beforeAll(async () => {
+    hi = await startHarness((raw) => {
+      const legal = raw.datasets.datasets.find((d) => d.path === 'legal-documents')!;
+      legal.list.params.year_from = { type: 'integer', min: 1 };
+      legal.list.params.year_to = { type: 'integer', min: 1 };
+      legal.list.ranges.push({ from: 'year_from', to: 'year_to' });
+    });
+    k = (await hi.account('enterprise')).key;
+  });
+  afterAll(() => hi.close());
+  const at = (path: string) => request(hi.gw.app).get(path).set('X-Api-Key', k);
+
+  it('compares the bounds as numbers, so 9 to 10 passes and 10 to 9 does not', async () => {
+    expect((await at('/v1/legal-documents?q=luat&year_from=9&year_to=10')).status).toBe(200);
+    const res = await at('/v1/legal-documents?q=luat&year_from=10&year_to=9');
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'invalid_request', param: 'year_from' });
+    expect(res.body.message).toContain('lớn hơn year_to (9)');
   });
 });

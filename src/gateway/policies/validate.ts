@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors/api-error';
-import type { CompiledPlan } from '../../config/compile-config';
+import type { CompiledPlan, CompiledRange } from '../../config/compile-config';
 import type { RequestContext } from '../context';
 import type { PolicyFactory } from '../policy';
 
@@ -34,8 +34,23 @@ function givenOnce(ctx: RequestContext, params?: ReadonlyMap<string, unknown>): 
 }
 
 /**
+ * An inverted pair (issued_from after issued_to) can match nothing: a mistake, not a query to charge
+ * for. Runs after both values passed their check, so a date compares as text and an integer as a number.
+ */
+function crossed(r: CompiledRange, seen: ReadonlyMap<string, string>): void {
+  const from = seen.get(r.from);
+  const to = seen.get(r.to);
+  if (!from || !to) return;
+  if (r.numeric ? Number(from) <= Number(to) : from <= to) return;
+  throw new ApiError('invalid_request', {
+    param: r.from,
+    message: `Tham số ${r.from} (${from}) không được ${r.numeric ? 'lớn hơn' : 'sau'} ${r.to} (${to}).`,
+  });
+}
+
+/**
  * Parameters against the dataset's declared schema before any upstream call: types, enums, real
- * dates, required-one-of → 422 invalid_request; page past the plan → 422 page_limit; per_page lowered.
+ * dates, required-one-of, inverted ranges → 422 invalid_request; page past the plan → 422 page_limit; per_page lowered.
  * GET /v1/datasets is paged by the same rules when page or per_page is given.
  */
 export const validatePolicy: PolicyFactory = (config) => {
@@ -93,6 +108,7 @@ export const validatePolicy: PolicyFactory = (config) => {
           });
         parts.push(v.queryName + encodeURIComponent(res.value));
       }
+      for (const r of ds.ranges) crossed(r, seen);
       if (ds.requireOneOf.length > 0 && !ds.requireOneOf.some((n) => seen.get(n))) {
         throw new ApiError('invalid_request', {
           message: `Cần ít nhất một trong các tham số: ${ds.requireOneOf.join(', ')}.`,

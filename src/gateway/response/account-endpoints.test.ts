@@ -85,3 +85,16 @@ describe('GET /v1/datasets: errors', () => {
     },
   );
 });
+
+describe('GET /v1/datasets: how to call each dataset', () => {
+  it('gives the parameters, the required-one-of group and the ranges a list call is checked against', async () => {
+    const res = await get(free, '/v1/datasets');
+    const legal = (res.body.data as { path: string }[]).find((d) => d.path === '/v1/legal-documents');
+    expect(legal).toMatchObject({
+      require_one_of: ['q', 'type_id', 'field_id', 'agency_id', 'status_id', 'issued_from', 'issued_to'],
+      ranges: [{ from: 'issued_from', to: 'issued_to' }],
+    });
+    const bailiffs = (res.body.data as { path: string }[]).find((d) => d.path === '/v1/bailiff-offices');
+    expect(bailiffs).toMatchObject({ require_one_of: [], ranges: [] });
+  });
+});

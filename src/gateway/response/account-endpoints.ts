@@ -88,6 +88,7 @@ export function answerDatasets(ctx: RequestContext, config: RuntimeConfig): Outc
       ...(p.defaultValue !== undefined ? { default: p.defaultValue } : {}),
     })),
     require_one_of: ds.requireOneOf,
+    ranges: ds.ranges.map(({ from, to }) => ({ from, to })),
     locked_fields: fieldPlanFor(ds, plan).locked,
     subresources: [...ds.subresources.values()].map((s) => ({
       name: s.name,
