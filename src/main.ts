@@ -2,6 +2,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { ConfigError } from './config/load-config';
+import { drainServers } from './util/drain-servers';
 import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
@@ -50,12 +51,18 @@ async function runProduct(): Promise<void> {
     logger,
     clusterWorker: cluster.isWorker,
   });
+  exitAfterDrain({}, () => product.shutdown());
+  process.on('SIGHUP', () => product.reloadConfig());
+}
+
+/** On SIGTERM or SIGINT, once: drain, then exit 0 (1 when the drain fails). */
+function exitAfterDrain(fields: Record<string, string>, drain: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
-    product.shutdown().then(
+    logger.info({ ...fields, signal }, 'shutting down: draining in-flight requests');
+    drain().then(
       () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
@@ -65,8 +72,10 @@ async function runProduct(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGHUP', () => product.reloadConfig());
 }
+
+/** Within Kubernetes' 30 s grace period after the 5 s preStop, as the gateway's default drain. */
+const UPSTREAM_DRAIN_MS = 10_000;
 
 /** `node dist/main.js upstream <name>`: one built-in upstream on PORT (a Kubernetes Deployment). */
 async function runUpstream(name: string): Promise<void> {
@@ -80,9 +89,9 @@ async function runUpstream(name: string): Promise<void> {
   server.keepAliveTimeout = 65_000;
   const port = env.PORT ?? 8080;
   server.listen(port, () => logger.info({ upstream: name, port }, 'upstream started'));
-  process.on('SIGTERM', () => {
-    server.close(() => void db.close().then(() => process.exit(0)));
-    server.closeIdleConnections();
+  exitAfterDrain({ upstream: name }, async () => {
+    await drainServers([server], UPSTREAM_DRAIN_MS);
+    await db.close();
   });
 }
 

@@ -106,6 +106,16 @@ describe('ops routes: failures', () => {
     expect(r.body).toEqual({ status: 'not_ready', checks: { config: true, database: false } });
   });
 
+  it('answers in time when a check hangs (a black-holed database), counting it as failed', async () => {
+    const hung: ReadinessCheck = { name: 'database', check: () => new Promise<boolean>(() => undefined) };
+    const started = Date.now();
+    const r = await request(adminListener({ checkTimeoutMs: 100 }, [up('config'), hung]))
+      .get('/readyz')
+      .expect(503);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(r.body).toEqual({ status: 'not_ready', checks: { config: true, database: false } });
+  });
+
   it('answers 503 in plain text when the metrics cannot be gathered', async () => {
     const r = await request(adminListener({ metricsText: () => Promise.reject(new Error('worker gone')) }))
       .get('/metrics')

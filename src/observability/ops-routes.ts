@@ -21,6 +21,23 @@ export interface OpsDeps {
   readiness: ReadinessCheck[];
   /** The text /metrics serves, when not this registry's alone (a cluster worker: all workers'). */
   metricsText?: () => Promise<string>;
+  /** A check that has not answered by then counts as failed (default 1000 ms, under a 2 s probe). */
+  checkTimeoutMs?: number;
+}
+
+/**
+ * A check's answer, or false when it throws or has not answered within `ms`: a database or Redis
+ * that swallows packets must make /readyz say so in time, not outlast the probe's own timeout.
+ */
+function bounded(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const settle = (ok: boolean): void => {
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    check().then(settle, () => settle(false));
+  });
 }
 
 /** Answers the request when it is one of the operational routes; false leaves it to the next listener. */
@@ -38,6 +55,7 @@ export type OpsRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
  * docs/gateway-performance.md), in the middle of the public traffic.
  */
 export function createOpsRoutes(deps: OpsDeps): OpsRoutes {
+  const checkTimeoutMs = deps.checkTimeoutMs ?? 1000;
   const send = (res: ServerResponse, status: number, type: string, text: string, head: boolean): void => {
     const body = Buffer.from(text);
     res.writeHead(status, ['Content-Type', type, 'Content-Length', String(body.length)]);
@@ -50,7 +68,7 @@ export function createOpsRoutes(deps: OpsDeps): OpsRoutes {
     '/healthz': (res, head) => json(res, 200, { status: 'ok' }, head),
     '/readyz': async (res, head) => {
       const results = await Promise.all(
-        deps.readiness.map(async (c) => [c.name, await c.check().catch(() => false)] as const),
+        deps.readiness.map(async (c) => [c.name, await bounded(() => c.check(), checkTimeoutMs)] as const),
       );
       const ready = results.every(([, ok], i) => ok || !(deps.readiness[i]!.gates?.() ?? true));
       const body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) };

@@ -46,28 +46,34 @@ export function tempConfig(
 
 /**
  * `src/main.ts` in its own process, as `npm start` runs it: its output so far and its exit code.
- * `nodeArgs` go after tsx's loader, so they may name TypeScript modules to `--import`.
+ * `nodeArgs` go after tsx's loader, so they may name TypeScript modules to `--import`; `args` after
+ * the script (`upstream <name>`).
  */
 export function spawnProduct(
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  args: string[] = [],
 ): {
   child: ChildProcessByStdio<null, Readable, Readable>;
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      ADMIN_PORT: '0',
-      LOG_LEVEL: 'info',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'lk-data-')),
-      ...env,
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...nodeArgs, join(ROOT, 'src', 'main.ts'), ...args],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        ADMIN_PORT: '0',
+        LOG_LEVEL: 'info',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'lk-data-')),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
