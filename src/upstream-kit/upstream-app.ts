@@ -20,12 +20,16 @@ export interface UpstreamAppOptions {
   ready?: () => Promise<void>;
 }
 
-/** An upstream service: GET-only dataset routes, /healthz, and contract-shaped errors. */
+/** An upstream service: GET-only dataset routes, /healthz (ready), /livez (alive), and contract-shaped errors. */
 export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   mountUpstreamMetrics(app, opts.datasets);
+  // Liveness: the process answers. Not the database, whose outage a restart does not cure.
+  app.get('/livez', (_req: Request, res: Response) => {
+    res.json({ status: 'ok' });
+  });
   app.get('/healthz', async (_req: Request, res: Response) => {
     try {
       await opts.db.query('SELECT 1');

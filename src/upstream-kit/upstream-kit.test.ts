@@ -186,12 +186,12 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
       expect(r.body).toEqual({ code: 'internal_error', message: expect.any(String) });
     });
 
-    it('answers 503 on /healthz when the database does not', async () => {
+    it('answers 503 on /healthz when the database does not, and stays alive on /livez', async () => {
       const dead: Db = { ...db, query: () => Promise.reject(new Error('down')) };
-      expect(
-        (await request(createUpstreamApp({ db: dead, logger: silentLogger(), datasets: [] })).get('/healthz'))
-          .status,
-      ).toBe(503);
+      const app = createUpstreamApp({ db: dead, logger: silentLogger(), datasets: [] });
+      expect((await request(app).get('/healthz')).status).toBe(503);
+      const live = await request(app).get('/livez');
+      expect([live.status, live.body]).toEqual([200, { status: 'ok' }]);
     });
   });
 });

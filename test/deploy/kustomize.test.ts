@@ -327,8 +327,14 @@ describe('prod overlay', () => {
       const containers = w!.template.spec!.containers;
       const target = resolvePort(svcPort!.targetPort ?? svcPort!.port, containers);
       expect(envMap(c).get('PORT')?.value).toBe(String(target));
-      for (const probe of [c.livenessProbe, c.readinessProbe]) {
-        expect(probe?.httpGet?.path).toBe('/healthz');
+      // Ready (and started) when the database answers; alive without it, so a failover does not
+      // restart every upstream pod at once.
+      for (const [probe, path] of [
+        [c.startupProbe, '/healthz'],
+        [c.readinessProbe, '/healthz'],
+        [c.livenessProbe, '/livez'],
+      ] as const) {
+        expect(probe?.httpGet?.path).toBe(path);
         expect(resolvePort(probe?.httpGet?.port, containers)).toBe(target);
       }
       // Upstreams seed sample rows unless told not to: never in production.
