@@ -352,7 +352,7 @@ describe('prod overlay', () => {
     expect(prod.trusted_proxies).toEqual(expect.arrayContaining(['private']));
   });
 
-  it('runs Redis as a StatefulSet with AOF persistence on a PersistentVolumeClaim', () => {
+  it('runs Redis as a StatefulSet with AOF persistence on a PersistentVolumeClaim, with room for its fork', () => {
     const redis = byName(ofKind(objects, 'StatefulSet', StatefulSet), 'lookup-redis');
     const c = redis.spec!.template.spec!.containers[0]!;
     const args = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
@@ -362,6 +362,15 @@ describe('prod overlay', () => {
     expect(claim?.spec?.resources?.requests?.storage).toBeDefined();
     expect(c.volumeMounts?.find((m) => m.name === claim?.metadata?.name)?.mountPath).toBe('/data');
     expect(envMap(c).get('REDIS_PASSWORD')?.valueFrom?.secretKeyRef?.name).toBe('lookup-secrets');
+    // Room for an AOF rewrite's fork: maxmemory at most 60 % of the container's memory limit.
+    const mb = (v: string): number => {
+      const m = /^(\d+)(mb|Mi|Gi)$/.exec(v);
+      if (!m) throw new Error(`unexpected memory quantity ${v}`);
+      return Number(m[1]) * (m[2] === 'Gi' ? 1024 : 1);
+    };
+    const maxmemory = /--maxmemory (\S+)/.exec(args)?.[1];
+    expect(maxmemory).toBeDefined();
+    expect(mb(maxmemory!)).toBeLessThanOrEqual(0.6 * mb(String(c.resources?.limits?.memory)));
     const svc = byName(services, redis.spec!.serviceName ?? '');
     expect(
       selectorMatches(
