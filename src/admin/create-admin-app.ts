@@ -151,6 +151,10 @@ export function createAdminApp(deps: AdminDeps): express.Express {
 
   admin.post('/accounts/:id/keys', async (req, res) => {
     const body = parse(createKeyBody, req.body);
+    // A key born expired answers every call with 401: an operator's typo, not a key to hand out.
+    if (body.expires_at != null && body.expires_at <= deps.clock.now()) {
+      throw new ApiError('invalid_request', { message: 'expires_at: must be in the future' });
+    }
     const a = await account(req.params.id);
     const p = deps.config().plans.get(a.plan);
     if (body.ip_allowlist.length > 0 && !p?.ip_allowlist) {
@@ -205,6 +209,13 @@ export function createAdminApp(deps: AdminDeps): express.Express {
       });
     }
     const r = await deps.credits.purchase(a.id, body.amount, body.reference);
+    // The same reference again is a retry; with another amount it is a mistake to say so, not
+    // a success that added nothing.
+    if (!r.applied && r.appliedAmount !== body.amount) {
+      throw new ApiError('conflict', {
+        message: `Mã tham chiếu ${body.reference} đã được dùng cho ${r.appliedAmount} lượt gọi, không phải ${body.amount}.`,
+      });
+    }
     res.json({ account_id: a.id, extra_credits: r.balance, applied: r.applied });
   });
 

@@ -31,20 +31,46 @@ async function token(): Promise<string> {
   return signAdminToken(secret, Date.now(), 3600, 'admin-cli');
 }
 
+/** A user's mistake: its message, and no stack. */
+class UsageError extends Error {}
+
 async function call(method: string, path: string, body?: unknown): Promise<unknown> {
   const base = env.ADMIN_URL || `http://127.0.0.1:${env.ADMIN_PORT || '9090'}`;
-  const r = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await token()}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let r: Response;
+  try {
+    r = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${await token()}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(
+      `cannot reach the admin API at ${base}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
+    );
+  }
   const text = await r.text();
-  const json: unknown = text ? JSON.parse(text) : null;
   if (!r.ok) throw new Error(`${method} ${path} → ${r.status} ${text}`);
-  return json;
+  try {
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    throw new Error(
+      `${method} ${path} → ${r.status}, not JSON (is ADMIN_URL the admin port?): ${text.slice(0, 200)}`,
+    );
+  }
+}
+
+/** An id as one path segment: `../x` or `a/b` cannot reach another route. */
+const seg = (id: string): string => encodeURIComponent(id);
+
+/** Credits are whole calls: digits only, so 0x10 or 1e3 is not taken for 16 or 1000. */
+function wholeAmount(raw: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(raw))
+    throw new UsageError(`--amount must be a positive whole number, not "${raw}"`);
+  return Number(raw);
 }
 
 async function run(argv: string[]): Promise<unknown> {
@@ -64,9 +90,12 @@ async function run(argv: string[]): Promise<unknown> {
       help: { type: 'boolean' },
     },
   });
-  const [group, action, id] = p;
+  if (o.help) return HELP;
+  const [group, action, id, ...extra] = p;
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}\n\n${USAGE}`);
+  if (o.verified && o.unverified) throw new UsageError('--verified and --unverified contradict each other');
   const need = (v: string | undefined, what: string): string => {
-    if (!v) throw new Error(`missing ${what}\n\n${USAGE}`);
+    if (!v) throw new UsageError(`missing ${what}\n\n${USAGE}`);
     return v;
   };
   switch (`${group} ${action ?? ''}`.trim()) {
@@ -77,42 +106,55 @@ async function run(argv: string[]): Promise<unknown> {
         email_verified: o.verified === true,
       });
     case 'accounts get':
-      return call('GET', `/admin/accounts/${need(id, 'account id')}`);
+      return call('GET', `/admin/accounts/${seg(need(id, 'account id'))}`);
     case 'accounts update': {
       const body: Record<string, unknown> = {};
       if (o.plan) body.plan = o.plan;
       if (o.verified || o.unverified) body.email_verified = o.verified === true;
       if (o['restricted-until'] !== undefined)
         body.restricted_until = o['restricted-until'] === 'null' ? null : o['restricted-until'];
-      return call('PATCH', `/admin/accounts/${need(id, 'account id')}`, body);
+      const accountId = seg(need(id, 'account id'));
+      if (Object.keys(body).length === 0)
+        throw new UsageError(
+          'nothing to update: give --plan, --verified, --unverified or --restricted-until',
+        );
+      return call('PATCH', `/admin/accounts/${accountId}`, body);
     }
     case 'accounts unlock':
-      return call('PATCH', `/admin/accounts/${need(id, 'account id')}`, { restricted_until: null });
+      return call('PATCH', `/admin/accounts/${seg(need(id, 'account id'))}`, { restricted_until: null });
     case 'keys create':
-      return call('POST', `/admin/accounts/${need(id, 'account id')}/keys`, {
+      return call('POST', `/admin/accounts/${seg(need(id, 'account id'))}/keys`, {
         ...(o['expires-at'] ? { expires_at: o['expires-at'] } : {}),
         ...(o.ip ? { ip_allowlist: o.ip } : {}),
       });
     case 'keys list':
-      return call('GET', `/admin/accounts/${need(id, 'account id')}/keys`);
+      return call('GET', `/admin/accounts/${seg(need(id, 'account id'))}/keys`);
     case 'keys revoke':
-      return call('DELETE', `/admin/keys/${need(id, 'key id')}`);
+      return call('DELETE', `/admin/keys/${seg(need(id, 'key id'))}`);
     case 'credits add':
-      return call('POST', `/admin/accounts/${need(id, 'account id')}/credits`, {
-        amount: Number(need(o.amount, '--amount')),
+      return call('POST', `/admin/accounts/${seg(need(id, 'account id'))}/credits`, {
+        amount: wholeAmount(need(o.amount, '--amount')),
         reference: need(o.reference, '--reference'),
       });
     case 'token':
       return { token: await token() };
     default:
-      throw new Error(USAGE);
+      throw new UsageError(USAGE);
   }
 }
 
+const HELP = Symbol('help');
+
 run(process.argv.slice(2)).then(
-  (out) => console.log(JSON.stringify(out, null, 2)),
+  (out) => console.log(out === HELP ? USAGE : JSON.stringify(out, null, 2)),
   (err: unknown) => {
-    console.error((err as Error).message);
-    process.exit(1);
+    // parseArgs' own errors (an unknown option, a missing value) are usage errors too.
+    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    console.error(
+      usage && !(err instanceof UsageError)
+        ? `${(err as Error).message}\n\n${USAGE}`
+        : (err as Error).message,
+    );
+    process.exit(usage ? 2 : 1);
   },
 );

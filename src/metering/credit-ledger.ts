@@ -3,12 +3,15 @@ import type { Db, Queryable } from '../db/db';
 /** Purchased extra calls (extra_credits), drawn once the monthly quota is spent. */
 export interface CreditLedger {
   balance(accountId: string): Promise<number>;
-  /** Adds credits once per (account, reference); a repeat returns the balance with applied false. */
+  /**
+   * Adds credits once per (account, reference); a repeat returns the balance with applied false and
+   * the amount the reference was first applied with (a different one is the caller's to refuse).
+   */
   purchase(
     accountId: string,
     amount: number,
     reference: string,
-  ): Promise<{ balance: number; applied: boolean }>;
+  ): Promise<{ balance: number; applied: boolean; appliedAmount: number }>;
   /**
    * Takes cost credits for a request, atomically, never below zero. Idempotent per (account,
    * requestId): a repeat returns ok without taking again, so requestId must be one the gateway
@@ -34,7 +37,7 @@ export class SqlCreditLedger implements CreditLedger {
     accountId: string,
     amount: number,
     reference: string,
-  ): Promise<{ balance: number; applied: boolean }> {
+  ): Promise<{ balance: number; applied: boolean; appliedAmount: number }> {
     assertAmount(amount);
     if (reference.length === 0) throw new RangeError('a purchase needs a reference');
     return await this.db.transaction(async (tx) => {
@@ -43,14 +46,21 @@ export class SqlCreditLedger implements CreditLedger {
          ON CONFLICT (account_id, kind, reference) DO NOTHING RETURNING id`,
         [accountId, amount, reference],
       );
-      if (added.rows.length === 0) return { balance: await readBalance(tx, accountId), applied: false };
+      if (added.rows.length === 0) {
+        const first = await tx.query<{ amount: unknown }>(
+          `SELECT amount FROM credit_ledger WHERE account_id = $1 AND kind = 'purchase' AND reference = $2`,
+          [accountId, reference],
+        );
+        const appliedAmount = Number(first.rows[0]?.amount ?? amount);
+        return { balance: await readBalance(tx, accountId), applied: false, appliedAmount };
+      }
       const row = await tx.query<{ balance: unknown }>(
         `INSERT INTO credit_balances (account_id, balance) VALUES ($1, $2)
          ON CONFLICT (account_id) DO UPDATE SET balance = credit_balances.balance + EXCLUDED.balance, updated_at = now()
          RETURNING balance`,
         [accountId, amount],
       );
-      return { balance: Number(row.rows[0]?.balance ?? 0), applied: true };
+      return { balance: Number(row.rows[0]?.balance ?? 0), applied: true, appliedAmount: amount };
     });
   }
 

@@ -1,4 +1,11 @@
-import { adminCall, apiGet, configWithFreePorts, newAccount, startProductProcess } from './product-process';
+import {
+  adminCall,
+  apiGet,
+  configWithFreePorts,
+  freePort,
+  newAccount,
+  startProductProcess,
+} from './product-process';
 import type { ProductProcess } from './product-process';
 import { ADMIN_SECRET } from './product-process';
 import { signAdminToken } from '../../src/runtime/admin-secret';
@@ -165,6 +172,20 @@ describe('every error code the gateway owns, through a real process', () => {
 });
 
 describe('npm run admin (the CLI over the admin API)', () => {
+  const cliRun = async (
+    args: string[],
+    adminUrl = p.admin,
+  ): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const { execFile } = await import('node:child_process');
+    return new Promise((resolve) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/admin.ts', ...args],
+        { env: { PATH: process.env.PATH ?? '', ADMIN_URL: adminUrl, ADMIN_JWT_SECRET: ADMIN_SECRET } },
+        (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+  };
   const cli = async (...args: string[]): Promise<Record<string, unknown>> => {
     const { execFile } = await import('node:child_process');
     const out = await new Promise<string>((resolve, reject) =>
@@ -210,5 +231,42 @@ describe('npm run admin (the CLI over the admin API)', () => {
     expect(keys).toHaveLength(1);
     expect(JSON.stringify(keys)).not.toContain(String(key.key));
     expect((await cli('keys', 'revoke', String(key.id))).revoked_at).toEqual(expect.any(String));
+  }, 60_000);
+
+  it('refuses mistakes with a message and a non-zero exit: ids that are paths, loose amounts, a reused reference, a dead key', async () => {
+    const acc = await newAccount(p, 'starter');
+    // An id is one path segment: ../../healthz must not reach another route of the admin port.
+    const traversal = await cliRun(['accounts', 'get', '../../healthz']);
+    expect(traversal.code).toBe(1);
+    expect(traversal.stderr).toContain('404');
+    for (const amount of ['0x10', '1e3', '12abc', '0']) {
+      const r = await cliRun(['credits', 'add', acc.id, '--amount', amount, '--reference', `r-${amount}`]);
+      expect([r.code, r.stderr]).toEqual([
+        2,
+        expect.stringContaining('--amount must be a positive whole number'),
+      ]);
+    }
+    expect((await cliRun(['credits', 'add', acc.id, '--amount', '50', '--reference', 'inv-1'])).code).toBe(0);
+    const reused = await cliRun(['credits', 'add', acc.id, '--amount', '70', '--reference', 'inv-1']);
+    expect([reused.code, reused.stderr]).toEqual([1, expect.stringContaining('409')]);
+    const dead = await cliRun(['keys', 'create', acc.id, '--expires-at', '2000-01-01T00:00:00Z']);
+    expect([dead.code, dead.stderr]).toEqual([
+      1,
+      expect.stringContaining('expires_at: must be in the future'),
+    ]);
+    expect((await cliRun(['accounts', 'update', acc.id])).code).toBe(2);
+    expect((await cliRun(['accounts', 'update', acc.id, '--verified', '--unverified'])).code).toBe(2);
+    expect((await cliRun(['accounts', 'get', acc.id, 'extra'])).code).toBe(2);
+  }, 60_000);
+
+  it('prints its usage on --help with exit 0, and names the address it could not reach', async () => {
+    const help = await cliRun(['--help']);
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('usage: npm run admin')]);
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const down = await cliRun(['accounts', 'get', 'acc_x'], nobody);
+    expect([down.code, down.stderr.trim()]).toEqual([
+      1,
+      `cannot reach the admin API at ${nobody}: ECONNREFUSED`,
+    ]);
   }, 60_000);
 });

@@ -143,6 +143,13 @@ describe.each(REDIS)('metering shared by two gateway replicas on %s', (_name, st
       reference: 'invoice-1',
     });
     expect(replay.json).toMatchObject({ extra_credits: 25, applied: false });
+    // The same reference with another amount is refused, not answered as a success that added nothing.
+    const mistaken = await adminCall(a, 'POST', `/admin/accounts/${acc.id}/credits`, {
+      amount: 30,
+      reference: 'invoice-1',
+    });
+    expect([mistaken.status, mistaken.json.code]).toEqual([409, 'conflict']);
+    expect(String(mistaken.json.message)).toContain('25');
     const results = await burst(110, acc.key);
     expect(results.filter((r) => r.status === 200).length).toBe(37 + 25);
     const last = results.filter((r) => r.status === 429);

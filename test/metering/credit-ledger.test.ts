@@ -17,12 +17,37 @@ describe.each(TEST_DATABASES)('SqlCreditLedger on $name', (testDb) => {
 
   it('starts at zero and applies a purchase once per reference', async () => {
     expect(await ledger.balance('acc_p')).toBe(0);
-    expect(await ledger.purchase('acc_p', 100, 'inv-1')).toEqual({ balance: 100, applied: true });
-    expect(await ledger.purchase('acc_p', 100, 'inv-1')).toEqual({ balance: 100, applied: false });
-    expect(await ledger.purchase('acc_p', 50, 'inv-2')).toEqual({ balance: 150, applied: true });
+    expect(await ledger.purchase('acc_p', 100, 'inv-1')).toEqual({
+      balance: 100,
+      applied: true,
+      appliedAmount: 100,
+    });
+    expect(await ledger.purchase('acc_p', 100, 'inv-1')).toEqual({
+      balance: 100,
+      applied: false,
+      appliedAmount: 100,
+    });
+    expect(await ledger.purchase('acc_p', 50, 'inv-2')).toEqual({
+      balance: 150,
+      applied: true,
+      appliedAmount: 50,
+    });
     // The same reference on another account is another purchase.
-    expect(await ledger.purchase('acc_q', 10, 'inv-1')).toEqual({ balance: 10, applied: true });
+    expect(await ledger.purchase('acc_q', 10, 'inv-1')).toEqual({
+      balance: 10,
+      applied: true,
+      appliedAmount: 10,
+    });
     expect(await ledger.balance('acc_p')).toBe(150);
+  });
+
+  it('says with which amount a reference was first applied when it comes again with another', async () => {
+    await ledger.purchase('acc_ref', 5000, 'inv-r');
+    expect(await ledger.purchase('acc_ref', 7000, 'inv-r')).toEqual({
+      balance: 5000,
+      applied: false,
+      appliedAmount: 5000,
+    });
   });
 
   it('applies concurrent duplicates of one purchase once', async () => {
