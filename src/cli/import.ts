@@ -1,7 +1,7 @@
 // npm run import -- <dataset> <file.jsonl>
 // Loads a JSON Lines file into a dataset: every row validated, all or nothing, idempotent upserts.
-// Database: DATABASE_URL (PostgreSQL) or PGlite in DATA_DIR (default ./var; the server must not be
-// running on the same PGlite directory, which allows one process only).
+// Database: DATABASE_URL (PostgreSQL) or PGlite in DATA_DIR (default ./var; refused while a running
+// server holds that PGlite directory, which allows one process only).
 import { readFileSync } from 'node:fs';
 import { openDb } from '../db/open-db';
 import { migrate } from '../db/migrate';
@@ -31,7 +31,8 @@ async function main(argv: string[]): Promise<number> {
     const report = await importJsonl(db, target, text);
     for (const e of report.errors) console.error(`${file}:${e.line}: ${e.message}`);
     if (!report.ok) {
-      console.error(`nothing loaded: ${report.errors.length} error(s) in ${report.rows} row(s)`);
+      const cut = report.truncated ? ', reading stopped at the first ones' : '';
+      console.error(`nothing loaded: ${report.errors.length} error(s) in ${report.rows} row(s)${cut}`);
       return 1;
     }
     console.log(`loaded ${report.loaded} row(s) into ${dataset}`);

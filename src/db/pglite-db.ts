@@ -6,10 +6,18 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 // @ts-expect-error TS1479: as above
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { Db, Queryable } from './db';
+import { lockDataDir } from './data-dir-lock';
 
 /** PGlite in dataDir (persistent) or in memory when dataDir is undefined. One connection: calls queue. */
 export async function openPgliteDb(dataDir?: string): Promise<Db> {
-  const pg = await PGlite.create({ dataDir, extensions: { unaccent, pg_trgm } });
+  const release = dataDir ? lockDataDir(dataDir) : () => undefined;
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create({ dataDir, extensions: { unaccent, pg_trgm } });
+  } catch (err) {
+    release();
+    throw err;
+  }
   const asQueryable = (c: Pick<PGlite, 'query'>): Queryable => ({
     async query<R>(sql: string, params?: readonly unknown[]) {
       const r = await c.query<R>(sql, params as unknown[] | undefined);
@@ -24,7 +32,11 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
       await pg.exec(sql);
     },
     async close() {
-      await pg.close();
+      try {
+        await pg.close();
+      } finally {
+        release();
+      }
     },
   };
 }

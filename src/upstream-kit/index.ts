@@ -13,6 +13,7 @@ export type {
   SubresourceHandler,
 } from './dataset-spec';
 export { createUpstreamApp } from './upstream-app';
+export { MAX_UPSTREAM_RESPONSE_BYTES } from './response-limit';
 export type { UpstreamAppOptions } from './upstream-app';
 export { datasetRouter } from './dataset-router';
 export { listRecords, getRecord, recordExists, datasetTotal } from './query-dataset';

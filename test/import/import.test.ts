@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
+import { openDb } from '../../src/db/open-db';
 import { loadAdminUnits } from '../../src/data/admin-units';
 import { generateDirectory } from '../../src/data/directory-generator';
 import { importJsonl } from '../../src/data/import-jsonl';
@@ -43,7 +44,7 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
     it('loads legal documents with their relations, and loading the file again changes nothing', async () => {
       const file = jsonl(legalRows(30));
       const first = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, file);
-      expect(first).toEqual({ ok: true, rows: 30, loaded: 30, errors: [] });
+      expect(first).toEqual({ ok: true, rows: 30, loaded: 30, errors: [], truncated: false });
       expect(await count('SELECT count(*)::int AS n FROM legal_documents')).toBe(30);
       expect(
         await count("SELECT count(*)::int AS n FROM legal_document_relations WHERE kind = 'cites'"),
@@ -137,16 +138,60 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
       expect(r.errors[0]!.message).toMatch(/must start with ls_/);
     });
 
-    it('loads nothing when a row in the middle of a large file fails in the database', async () => {
+    it('names the line and the value of every unknown catalogue id, and loads nothing', async () => {
       const rows: Record<string, unknown>[] = legalRows(1200).map((r) => ({
         ...r,
         id: (r.id as string) + 'm',
       }));
       rows[700] = { ...rows[700]!, agency_id: 99999 };
+      rows[849] = { ...rows[849]!, type_id: 9999, status_id: 77 };
       const r = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, jsonl(rows));
       expect(r.ok).toBe(false);
-      expect(r.errors[0]!.message).toMatch(/database rejected rows on lines 501-1000/);
+      expect(r.errors).toEqual([
+        { line: 701, message: 'agency_id: 99999 is not a known issuing agency (GET /v1/catalogs/agencies)' },
+        {
+          line: 850,
+          message:
+            'type_id: 9999 is not a known document type (GET /v1/catalogs/document-types); ' +
+            'status_id: 77 is not a known validity status (GET /v1/catalogs/statuses)',
+        },
+      ]);
       expect(await count(`SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%m'`)).toBe(0);
+    });
+
+    it('loads nothing when a batch in the middle of a large file fails in the database', async () => {
+      const legal = IMPORT_TARGETS['legal-documents']!;
+      let batches = 0;
+      const failing = {
+        ...legal,
+        async upsert(tx: Parameters<typeof legal.upsert>[0], batch: Parameters<typeof legal.upsert>[1]) {
+          if (++batches === 2) throw new Error('disk full (test)');
+          await legal.upsert(tx, batch);
+        },
+      };
+      const rows = legalRows(1200).map((r) => ({ ...r, id: (r.id as string) + 'z' }));
+      const r = await importJsonl(db, failing, jsonl(rows));
+      expect(r.ok).toBe(false);
+      expect(r.errors[0]!.message).toBe('database rejected rows on lines 501-1000: disk full (test)');
+      expect(await count(`SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%z'`)).toBe(0);
+    });
+
+    it('reads past a byte-order mark, says "required" for a missing field, and refuses a record too large to serve', async () => {
+      const [a, b, c] = legalRows(3).map((r): Record<string, unknown> => ({
+        ...r,
+        id: (r.id as string) + 'b',
+      }));
+      const { name: _dropped, ...nameless } = b!;
+      const huge = { ...c!, content_html: 'x'.repeat(17 * 1024 * 1024) };
+      const r = await importJsonl(
+        db,
+        IMPORT_TARGETS['legal-documents']!,
+        '\uFEFF' + jsonl([a, nameless, huge]),
+      );
+      expect(r.errors).toEqual([
+        { line: 2, message: 'name: required' },
+        { line: 3, message: expect.stringMatching(/^record of 17\.0 MiB: at most 16\.0 MiB/) },
+      ]);
     });
   });
 });
@@ -191,5 +236,28 @@ describe('npm run import', () => {
     expect(failed.code).toBe(1);
     expect(failed.out).toMatch(/bad\.jsonl:2: /);
     expect(failed.out).toMatch(/nothing loaded/);
+  }, 90_000);
+
+  it('refuses a PGlite directory a running process holds, and writes nothing', async () => {
+    const dataDir = join(dir, 'db');
+    const lock = join(dataDir, '.pglite.lock');
+    // This test's process stands in for a server running on the directory.
+    writeFileSync(lock, String(process.pid));
+    try {
+      const good = join(dir, 'while-running.jsonl');
+      writeFileSync(good, jsonl([{ id: 'lcp_busy', code: 'B', name: 'Khi máy chủ đang chạy' }]));
+      const busy = await cli(['dmdc-share-types', good]);
+      expect(busy.code).toBe(1);
+      expect(busy.out).toContain(`in use by process ${process.pid}`);
+    } finally {
+      rmSync(lock, { force: true });
+    }
+    const db = await openDb({ dataDir });
+    try {
+      const rows = await db.query(`SELECT id FROM mof_catalog_items WHERE id = 'lcp_busy'`);
+      expect(rows.rows).toEqual([]);
+    } finally {
+      await db.close();
+    }
   }, 90_000);
 });

@@ -4,6 +4,7 @@ import { Buffer } from 'node:buffer';
 import { Pool } from './undici-pool';
 import type { Dispatcher } from 'undici';
 import type { UpstreamConfig } from '../../config/upstreams-schema';
+import { MAX_UPSTREAM_RESPONSE_BYTES } from '../../upstream-kit/response-limit';
 import { runNow } from '../../util/end-of-turn';
 import type { Defer } from '../../util/end-of-turn';
 import { createDeadlineQueue } from '../../util/deadline-queue';
@@ -32,7 +33,7 @@ export interface UpstreamProxy {
 }
 
 /** Bodies larger than this are a broken upstream, not a dataset answer. */
-const MAX_BODY = 32 * 1024 * 1024;
+const MAX_BODY = MAX_UPSTREAM_RESPONSE_BYTES;
 
 /** What every call to one upstream shares: its pool, its queue for connections and its deadlines. */
 interface Upstream {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoDate, positiveInt, prefixedId } from '../../data/import-fields';
-import type { ImportTarget } from '../../data/import-jsonl';
+import type { ImportError, ImportTarget } from '../../data/import-jsonl';
 import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
 import { insertRows, upsertClause } from '../../upstream-kit';
 import { LEGAL_DOCUMENT_COLUMNS } from './legal-rows';
@@ -31,10 +31,36 @@ const row = z
 
 export type LegalImportRow = z.infer<typeof row>;
 
+/** The catalogue ids a document names: field, table, what it is, the catalog that lists them. */
+const REFERENCES = [
+  ['type_id', 'legal_document_types', 'document type', 'document-types'],
+  ['field_id', 'legal_fields', 'law field', 'law-fields'],
+  ['agency_id', 'legal_agencies', 'issuing agency', 'agencies'],
+  ['status_id', 'legal_statuses', 'validity status', 'statuses'],
+] as const;
+
 export const legalDocumentsImport: ImportTarget<LegalImportRow> = {
   dataset: 'legal-documents',
   migrationSets: ['legal'],
   schema: row,
+  async check(tx, rows) {
+    await insertLegalCatalogs(tx);
+    const known: Set<number>[] = [];
+    for (const [, table] of REFERENCES) {
+      const ids = await tx.query<{ id: unknown }>(`SELECT id FROM ${table}`);
+      known.push(new Set(ids.rows.map((r) => Number(r.id))));
+    }
+    const errors: ImportError[] = [];
+    for (const { line, row: r } of rows) {
+      const unknown = REFERENCES.flatMap(([field, , what, catalog], i) =>
+        known[i]!.has(r[field])
+          ? []
+          : [`${field}: ${r[field]} is not a known ${what} (GET /v1/catalogs/${catalog})`],
+      );
+      if (unknown.length > 0) errors.push({ line, message: unknown.join('; ') });
+    }
+    return errors;
+  },
   async upsert(tx, rows) {
     await insertLegalCatalogs(tx);
     await insertRows(
