@@ -2,7 +2,8 @@
 // Loads a JSON Lines file into a dataset: every row validated, all or nothing, idempotent upserts.
 // Database: DATABASE_URL (PostgreSQL) or PGlite in DATA_DIR (default ./var; refused while a running
 // server holds that PGlite directory, which allows one process only).
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { openDb } from '../db/open-db';
 import { migrate } from '../db/migrate';
 import { importJsonl } from '../data/import-jsonl';
@@ -21,14 +22,18 @@ async function main(argv: string[]): Promise<number> {
     console.error(`unknown dataset ${dataset}; one of: ${Object.keys(IMPORT_TARGETS).join(', ')}`);
     return 2;
   }
-  const text = readFileSync(file, 'utf8');
+  // Before the database is opened: a path that is not a readable file is the caller's mistake.
+  if (!statSync(file).isFile()) throw new Error(`${file}: not a file`);
+  accessSync(file, constants.R_OK);
   const db = await openDb({
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir: process.env.DATA_DIR || './var',
   });
   try {
     for (const set of target.migrationSets) await migrate(db, set);
-    const report = await importJsonl(db, target, text);
+    // Line by line from the disk: a corpus of many gigabytes never sits in memory whole.
+    const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+    const report = await importJsonl(db, target, lines);
     for (const e of report.errors) console.error(`${file}:${e.line}: ${e.message}`);
     if (!report.ok) {
       const cut = report.truncated ? ', reading stopped at the first ones' : '';

@@ -31,7 +31,7 @@ export interface ImportReport {
   /** Rows written; 0 whenever ok is false (nothing is half-loaded). */
   loaded: number;
   errors: ImportError[];
-  /** Whether validation stopped at maxErrors, so later lines may hold more. */
+  /** Whether more lines failed than maxErrors, so not every bad line is listed. */
   truncated: boolean;
 }
 
@@ -40,74 +40,100 @@ const BATCH = 500;
 /** A record is served whole in one upstream answer; half of its ceiling leaves room for the envelope. */
 const MAX_LINE_BYTES = MAX_UPSTREAM_RESPONSE_BYTES / 2;
 
-/** Thrown inside the transaction to roll it back when the stored data refuses rows. */
-class Refused extends Error {
-  constructor(readonly errors: ImportError[]) {
-    super('refused');
+/** Thrown inside the transaction to roll it back once any line has failed. */
+class Failed extends Error {}
+
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+/** One line's row, or what is wrong with it (bad JSON, wrong types, too large). */
+function parseLine<Row>(raw: string, schema: z.ZodType<Row>): { row: Row } | { error: string } {
+  const bytes = Buffer.byteLength(raw);
+  if (bytes > MAX_LINE_BYTES) {
+    return { error: `record of ${mib(bytes)}: at most ${mib(MAX_LINE_BYTES)}, so that one answer can carry it` };
   }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    return { error: `invalid JSON: ${(err as Error).message}` };
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { row: parsed.data };
+  const issues = parsed.error.issues.map(
+    (iss) =>
+      `${iss.path.join('.') || '(row)'}: ${iss.code === 'invalid_type' && /received undefined$/.test(iss.message) ? 'required' : iss.message}`,
+  );
+  return { error: issues.join('; ') };
 }
 
 /**
- * Validates every line first (bad JSON, wrong types, duplicate ids), then writes all rows in one
- * transaction. Any error, in validation or in the database, loads nothing.
+ * Reads the lines as they come (a file of any size, in memory one batch and the ids seen), checks
+ * each (JSON, types, duplicate ids, then the stored data a batch refers to) and writes the rows in
+ * batches, all in one transaction: any error rolls it back, so the file loads whole or not at all.
+ * After the first error nothing more is written, but the rest is still checked, so one run reports
+ * every bad line (up to maxErrors).
  */
-export async function importJsonl<Row extends { id: string }>(db: Db, target: ImportTarget<Row>, text: string, maxErrors = 100): Promise<ImportReport> {
+export async function importJsonl<Row extends { id: string }>(
+  db: Db,
+  target: ImportTarget<Row>,
+  source: string | AsyncIterable<string>,
+  maxErrors = 100,
+): Promise<ImportReport> {
   const errors: ImportError[] = [];
-  const rows: { line: number; row: Row }[] = [];
   const firstLine = new Map<string, number>();
-  // A byte-order mark (some editors write one) is not part of the first row's JSON.
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    const line = i + 1;
-    if (raw.trim() === '' || errors.length >= maxErrors) return;
-    const bytes = Buffer.byteLength(raw);
-    if (bytes > MAX_LINE_BYTES) {
-      const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-      errors.push({
-        line,
-        message: `record of ${mib(bytes)}: at most ${mib(MAX_LINE_BYTES)}, so that one answer can carry it`,
-      });
-      return;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (err) {
-      errors.push({ line, message: `invalid JSON: ${(err as Error).message}` });
-      return;
-    }
-    const parsed = target.schema.safeParse(value);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map(
-        (iss) =>
-          `${iss.path.join('.') || '(row)'}: ${iss.code === 'invalid_type' && /received undefined$/.test(iss.message) ? 'required' : iss.message}`,
-      );
-      errors.push({ line, message: issues.join('; ') });
-      return;
-    }
-    const seen = firstLine.get(parsed.data.id);
-    if (seen !== undefined) {
-      errors.push({ line, message: `duplicate id ${parsed.data.id} (first on line ${seen})` });
-      return;
-    }
-    firstLine.set(parsed.data.id, line);
-    rows.push({ line, row: parsed.data });
-  });
-  const count = lines.filter((l) => l.trim() !== '').length;
-  const truncated = errors.length >= maxErrors;
-  if (errors.length > 0) return { ok: false, rows: count, loaded: 0, errors, truncated };
-  let at = 0;
+  let rows = 0;
+  let loaded = 0;
+  let truncated = false;
+  const fail = (e: ImportError): void => {
+    if (errors.length < maxErrors) errors.push(e);
+    else truncated = true;
+  };
   try {
     await db.transaction(async (tx) => {
-      const refused = (await target.check?.(tx, rows)) ?? [];
-      if (refused.length > 0) throw new Refused(refused.slice(0, maxErrors));
-      for (; at < rows.length; at += BATCH) await target.upsert(tx, rows.slice(at, at + BATCH).map((r) => r.row));
+      let batch: { line: number; row: Row }[] = [];
+      const flush = async (): Promise<void> => {
+        const rowsOf = batch;
+        batch = [];
+        if (errors.length > 0 || rowsOf.length === 0) return;
+        const refused = (await target.check?.(tx, rowsOf)) ?? [];
+        refused.forEach(fail);
+        if (refused.length > 0) return;
+        try {
+          await target.upsert(tx, rowsOf.map((r) => r.row));
+          loaded += rowsOf.length;
+        } catch (err) {
+          const where = `rows on lines ${rowsOf[0]!.line}-${rowsOf[rowsOf.length - 1]!.line}`;
+          fail({ line: rowsOf[0]!.line, message: `database rejected ${where}: ${(err as Error).message}` });
+        }
+      };
+      let line = 0;
+      for await (const text of typeof source === 'string' ? source.split(/\r?\n/) : source) {
+        line++;
+        // A byte-order mark (some editors write one) is not part of the first row's JSON.
+        const raw = line === 1 ? text.replace(/^\uFEFF/, '') : text;
+        if (raw.trim() === '') continue;
+        rows++;
+        if (truncated) continue;
+        const got = parseLine(raw, target.schema);
+        if ('error' in got) {
+          fail({ line, message: got.error });
+          continue;
+        }
+        const seen = firstLine.get(got.row.id);
+        if (seen !== undefined) {
+          fail({ line, message: `duplicate id ${got.row.id} (first on line ${seen})` });
+          continue;
+        }
+        firstLine.set(got.row.id, line);
+        batch.push({ line, row: got.row });
+        if (batch.length >= BATCH) await flush();
+      }
+      await flush();
+      if (errors.length > 0) throw new Failed();
     });
   } catch (err) {
-    if (err instanceof Refused) return { ok: false, rows: count, loaded: 0, errors: err.errors, truncated: false };
-    const batch = rows.slice(at, at + BATCH);
-    const where = batch.length ? `rows on lines ${batch[0]!.line}-${batch[batch.length - 1]!.line}` : 'the file';
-    return { ok: false, rows: count, loaded: 0, errors: [{ line: batch[0]?.line ?? 0, message: `database rejected ${where}: ${(err as Error).message}` }], truncated: false };
+    if (!(err instanceof Failed)) throw err;
+    return { ok: false, rows, loaded: 0, errors, truncated };
   }
-  return { ok: true, rows: count, loaded: rows.length, errors: [], truncated: false };
+  return { ok: true, rows, loaded, errors: [], truncated: false };
 }
