@@ -2,6 +2,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { ConfigError } from './config/load-config';
+import { DataDirInUseError } from './db/data-dir-lock';
 import { drainServers } from './util/drain-servers';
 import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
@@ -126,6 +127,8 @@ else
         { file: err.file, path: err.path, reason: err.reason },
         `invalid configuration: ${err.message}`,
       );
+    // Another process on this PGlite directory: the operator's to resolve, said without a stack.
+    else if (err instanceof DataDirInUseError) logger.fatal(`failed to start: ${err.message}`);
     else logger.fatal({ err }, 'failed to start');
     process.exit(1);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startProduct } from '../../src/runtime/start-product';
 import type { RunningProduct } from '../../src/runtime/start-product';
 import { copyConfig } from '../openapi/e2e-support';
+import { spawnProduct } from './product-process';
 
 // The embedded default as a person meets it: `npm start`, then `npm start` again on the same data.
 // The tests run in order on one data directory: each restart follows the first start.
@@ -109,6 +110,21 @@ describe('the embedded default, started twice on one data directory', () => {
       expect(quota).toMatchObject({ monthly_used: 2, daily_used: 2, full_text_used_today: 1 });
     } finally {
       await after.product.shutdown();
+    }
+  }, 120_000);
+
+  it('a second npm start on the same data directory while the first runs exits 1, naming the first', async () => {
+    const { product } = await start();
+    try {
+      const second = spawnProduct({ DATA_DIR: join(root, 'data'), CONFIG_DIR: configDir });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(
+        `failed to start: the database in ${join(root, 'data')} is in use by process ${process.pid}`,
+      );
+      // The first goes on serving.
+      expect((await adminGet(product, '/healthz', undefined)).status).toBe(200);
+    } finally {
+      await product.shutdown();
     }
   }, 120_000);
 
