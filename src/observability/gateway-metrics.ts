@@ -14,8 +14,14 @@ export interface GatewayMetrics {
   quotaRejections: Counter<'reason'>;
   storeFallbackActive: Gauge;
   configReloads: Counter<'result'>;
+  /** 1 while the last reload was refused: the alert holds as long as the bad file is in place. */
+  configReloadFailing: Gauge;
   keyCacheLookups: HotCounter<'result'>;
   bulkLocks: Counter<'dataset'>;
+  /** Refunds that could not be written: calls charged that should not have counted. */
+  quotaRefundFailures: Counter;
+  /** Starts the per-dataset series at 0, so a first event is an increase Prometheus can see. */
+  seedDatasets(datasets: Iterable<{ path: string; bulkWatch: boolean }>): void;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -24,7 +30,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
   const registry = new Registry();
   if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const r = { registers: [registry] };
-  return {
+  const m: Omit<GatewayMetrics, 'seedDatasets'> = {
     registry,
     requests: new HotCounter({
       name: 'lookup_http_requests_total',
@@ -97,5 +103,27 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
       labelNames: ['dataset'],
       ...r,
     }),
+    configReloadFailing: new Gauge({
+      name: 'lookup_config_reload_failing',
+      help: '1 while the last configuration reload was refused (the previous configuration still runs).',
+      aggregator: 'max',
+      ...r,
+    }),
+    quotaRefundFailures: new Counter({
+      name: 'lookup_quota_refund_failures_total',
+      help: 'Refunds that could not be written (the call stays counted although it should not).',
+      ...r,
+    }),
+  };
+  // A labelled series appears at its first increment, which increase() and rate() cannot see:
+  // the known label values start at 0.
+  for (const result of ['success', 'failure']) m.configReloads.inc({ result }, 0);
+  for (const reason of ['rate_limited', 'quota_exceeded', 'too_many_requests', 'full_text_limit'])
+    m.quotaRejections.inc({ reason }, 0);
+  return {
+    ...m,
+    seedDatasets(datasets) {
+      for (const ds of datasets) if (ds.bulkWatch) m.bulkLocks.inc({ dataset: ds.path }, 0);
+    },
   };
 }

@@ -148,6 +148,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     secret = embeddedAdminSecret(opts.dataDir);
     embeddedSecret = true;
   }
+  metrics.seedDatasets(config.datasets.values());
   const health = new UpstreamHealth(() => config, metrics);
   health.start();
   const adminApp = createAdminApp({
@@ -232,6 +233,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       config = next;
       gateway.reload(next);
       metrics.configReloads.inc({ result: 'success' });
+      metrics.configReloadFailing.set(0);
+      metrics.seedDatasets(next.datasets.values());
       const atStart = startOnlyChanges(started, next);
       if (atStart.length === 0) logger.info('configuration reloaded');
       else
@@ -242,6 +245,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       return true;
     } catch (err) {
       metrics.configReloads.inc({ result: 'failure' });
+      metrics.configReloadFailing.set(1);
       logger.error({ err: (err as Error).message }, 'configuration reload refused; keeping the previous one');
       return false;
     }

@@ -165,6 +165,8 @@ export const KNOWN_METRICS: Readonly<Record<string, readonly string[]>> = {
   lookup_quota_rejections_total: ['reason'],
   lookup_store_fallback_active: [],
   lookup_config_reloads_total: ['result'],
+  lookup_config_reload_failing: [],
+  lookup_quota_refund_failures_total: [],
   lookup_key_cache_lookups_total: ['result'],
   lookup_bulk_locks_total: ['dataset'],
   lookup_upstream_http_requests_total: ['dataset', 'status'],

@@ -170,6 +170,7 @@ describe('hot configuration reload', () => {
       ((await apiGet(p, '/v1/bailiff-offices?per_page=500', pro)).body.meta as { per_page: number }).per_page,
     ).toBe(7);
     expect(p.output()).toContain('plans.yaml');
+    expect(await (await fetch(`${p.admin}/metrics`)).text()).toMatch(/^lookup_config_reload_failing 1$/m);
     writeFileSync(plansFile, original);
     expect(
       await until(
@@ -181,6 +182,7 @@ describe('hot configuration reload', () => {
     const metrics = await (await fetch(`${p.admin}/metrics`)).text();
     expect(metrics).toMatch(/lookup_config_reloads_total\{result="failure"\} [1-9]/);
     expect(metrics).toMatch(/lookup_config_reloads_total\{result="success"\} [1-9]/);
+    expect(metrics).toMatch(/^lookup_config_reload_failing 0$/m);
   });
 });
 

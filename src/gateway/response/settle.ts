@@ -52,6 +52,7 @@ async function giveBack(
     deps.metrics.quotaRefunds.inc({ reason });
     if (ctx.usage) ctx.usage = usageAfterRefund(ctx.usage, back);
   } catch (err) {
+    deps.metrics.quotaRefundFailures.inc();
     deps.logger.error({ err, req_id: ctx.requestId, account_id: back.accountId }, 'refund failed');
   }
 }

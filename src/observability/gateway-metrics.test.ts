@@ -1,0 +1,26 @@
+import { createGatewayMetrics } from './gateway-metrics';
+
+const text = async (m: ReturnType<typeof createGatewayMetrics>): Promise<string> => m.registry.metrics();
+
+describe('gateway metrics: series an alert reads exist before their first event', () => {
+  it('starts reload results, rejection reasons and refund failures at 0', async () => {
+    const out = await text(createGatewayMetrics({ defaultMetrics: false }));
+    expect(out).toContain('lookup_config_reloads_total{result="success"} 0');
+    expect(out).toContain('lookup_config_reloads_total{result="failure"} 0');
+    for (const reason of ['rate_limited', 'quota_exceeded', 'too_many_requests', 'full_text_limit'])
+      expect(out).toContain(`lookup_quota_rejections_total{reason="${reason}"} 0`);
+    expect(out).toContain('lookup_quota_refund_failures_total 0');
+    expect(out).toContain('lookup_config_reload_failing 0');
+  });
+
+  it('starts the bulk-lock series of each watched dataset at 0, and no other', async () => {
+    const m = createGatewayMetrics({ defaultMetrics: false });
+    m.seedDatasets([
+      { path: 'legal-documents', bulkWatch: true },
+      { path: 'catalogs/statuses', bulkWatch: false },
+    ]);
+    const out = await text(m);
+    expect(out).toContain('lookup_bulk_locks_total{dataset="legal-documents"} 0');
+    expect(out).not.toContain('dataset="catalogs/statuses"');
+  });
+});
