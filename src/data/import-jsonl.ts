@@ -70,8 +70,8 @@ function parseLine<Row>(raw: string, schema: z.ZodType<Row>): { row: Row } | { e
  * Reads the lines as they come (a file of any size, in memory one batch and the ids seen), checks
  * each (JSON, types, duplicate ids, then the stored data a batch refers to) and writes the rows in
  * batches, all in one transaction: any error rolls it back, so the file loads whole or not at all.
- * After the first error nothing more is written, but the rest is still checked, so one run reports
- * every bad line (up to maxErrors).
+ * After the first error nothing more is written, but the rest is still checked (the stored data
+ * too, unless the database itself failed), so one run reports every bad line (up to maxErrors).
  */
 export async function importJsonl<Row extends { id: string }>(
   db: Db,
@@ -91,17 +91,20 @@ export async function importJsonl<Row extends { id: string }>(
   try {
     await db.transaction(async (tx) => {
       let batch: { line: number; row: Row }[] = [];
+      // After a failed statement PostgreSQL refuses every other one in the transaction.
+      let databaseFailed = false;
       const flush = async (): Promise<void> => {
         const rowsOf = batch;
         batch = [];
-        if (errors.length > 0 || rowsOf.length === 0) return;
+        if (databaseFailed || rowsOf.length === 0) return;
         const refused = (await target.check?.(tx, rowsOf)) ?? [];
         refused.forEach(fail);
-        if (refused.length > 0) return;
+        if (errors.length > 0) return;
         try {
           await target.upsert(tx, rowsOf.map((r) => r.row));
           loaded += rowsOf.length;
         } catch (err) {
+          databaseFailed = true;
           const where = `rows on lines ${rowsOf[0]!.line}-${rowsOf[rowsOf.length - 1]!.line}`;
           fail({ line: rowsOf[0]!.line, message: `database rejected ${where}: ${(err as Error).message}` });
         }

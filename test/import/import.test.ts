@@ -138,16 +138,18 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
       expect(r.errors[0]!.message).toMatch(/must start with ls_/);
     });
 
-    it('names the line and the value of every unknown catalogue id, and loads nothing', async () => {
+    it('names the line and the value of every unknown catalogue id, also after an earlier bad line, and loads nothing', async () => {
       const rows: Record<string, unknown>[] = legalRows(1200).map((r) => ({
         ...r,
         id: (r.id as string) + 'm',
       }));
+      rows[2] = { ...rows[2]!, code: 7 };
       rows[700] = { ...rows[700]!, agency_id: 99999 };
       rows[849] = { ...rows[849]!, type_id: 9999, status_id: 77 };
       const r = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, jsonl(rows));
       expect(r.ok).toBe(false);
       expect(r.errors).toEqual([
+        { line: 3, message: expect.stringMatching(/^code: /) },
         { line: 701, message: 'agency_id: 99999 is not a known issuing agency (GET /v1/catalogs/agencies)' },
         {
           line: 850,
