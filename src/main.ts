@@ -13,6 +13,7 @@ import { runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
 import { createWorkerRestarts } from './runtime/worker-restarts';
 import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
+import { remoteIdentityVerifier } from './upstream-kit/verify-identity';
 import { systemClock } from './util/clock';
 import { batchedDestination, createLogger } from './util/logger';
 
@@ -86,10 +87,13 @@ async function runUpstream(name: string): Promise<void> {
   const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   for (const set of builtin.migrationSets) await migrate(db, set);
   if (env.SEED_SAMPLE_DATA) await builtin.seed(db, {});
-  const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }) }));
+  const identity = env.IDENTITY_JWKS_URL ? remoteIdentityVerifier(env.IDENTITY_JWKS_URL) : undefined;
+  const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }), identity }));
   server.keepAliveTimeout = 65_000;
   const port = env.PORT ?? 8080;
-  server.listen(port, () => logger.info({ upstream: name, port }, 'upstream started'));
+  server.listen(port, () =>
+    logger.info({ upstream: name, port, verifies_identity: identity !== undefined }, 'upstream started'),
+  );
   exitAfterDrain({ upstream: name }, async () => {
     await drainServers([server], UPSTREAM_DRAIN_MS);
     await db.close();

@@ -13,6 +13,8 @@ export class DatasetStats {
   constructor(
     private readonly config: () => RuntimeConfig,
     private readonly clock: Clock,
+    /** The gateway's identity assertion: an upstream that verifies it answers nothing without. */
+    private readonly authorization?: () => string | Promise<string>,
   ) {}
 
   /** The last known size; starts a refresh when it is missing or older than the refresh period. */
@@ -30,7 +32,15 @@ export class DatasetStats {
     if (!ds || !up || this.loading.has(path)) return this.sizes.get(path)?.total;
     this.loading.add(path);
     try {
-      const r = await httpGet(new URL(`/${ds.upstreamPath}/_stats`, up.url), up.timeout_ms);
+      const headers: Record<string, string> = this.authorization
+        ? { authorization: await this.authorization() }
+        : {};
+      const r = await httpGet(
+        new URL(`/${ds.upstreamPath}/_stats`, up.url),
+        up.timeout_ms,
+        undefined,
+        headers,
+      );
       const body = JSON.parse(r.body) as { total?: unknown };
       if (r.ok && typeof body.total === 'number' && Number.isFinite(body.total)) {
         this.sizes.set(path, { total: body.total, at: this.clock.now() });

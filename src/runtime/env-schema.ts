@@ -42,6 +42,9 @@ export const envSchema = z.object({
   REDIS_URL: optional(z.string()).describe('Redis or a cluster; unset: in-process counters.'),
   ADMIN_JWT_SECRET: optional(z.string()).describe('HS256 secret for admin tokens.'),
   ADMIN_JWKS_URL: optional(url(['https', 'http'])).describe('JWKS to verify admin tokens with instead.'),
+  IDENTITY_JWKS_URL: optional(url(['https', 'http'])).describe(
+    "Upstream mode: the gateway's JWKS; dataset requests then need its identity assertion.",
+  ),
   SEED_SAMPLE_DATA: optional(oneOf(['true', 'false']))
     .transform((v) => v !== 'false')
     .describe('Upstream mode: seed the sample data.'),

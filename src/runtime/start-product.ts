@@ -120,7 +120,12 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     meter: stores.meter,
     accounts,
     bus: stores.bus,
-    stats: new DatasetStats(() => config, clock),
+    // The gateway's own calls name it as their account (the bulk watch's dataset sizes).
+    stats: new DatasetStats(
+      () => config,
+      clock,
+      () => identity.authorization('gateway', 'system'),
+    ),
     clock,
     logger,
     metrics,

@@ -14,6 +14,8 @@ export type {
 } from './dataset-spec';
 export { createUpstreamApp } from './upstream-app';
 export { MAX_UPSTREAM_RESPONSE_BYTES } from './response-limit';
+export { identityVerifier, remoteIdentityVerifier } from './verify-identity';
+export type { IdentityCheck } from './verify-identity';
 export type { UpstreamAppOptions } from './upstream-app';
 export { datasetRouter } from './dataset-router';
 export { listRecords, getRecord, recordExists, datasetTotal } from './query-dataset';

@@ -4,6 +4,7 @@ import type { Db } from '../db/db';
 import type { Logger } from '../util/logger';
 import { datasetRouter } from './dataset-router';
 import type { DatasetSpec } from './dataset-spec';
+import type { IdentityCheck } from './verify-identity';
 import { UpstreamError } from './upstream-error';
 import { mountUpstreamMetrics } from './upstream-metrics';
 
@@ -18,6 +19,12 @@ export interface UpstreamAppOptions {
    * /healthz and a 500 on the request, and the next call may try again.
    */
   ready?: () => Promise<void>;
+  /**
+   * Checks the gateway's identity assertion on every dataset request (not /healthz, /livez,
+   * /metrics); a request without a valid one gets 401, so nobody who reaches the upstream directly
+   * gets data without a key, a plan and a quota. Unset: the network is the only guard.
+   */
+  identity?: IdentityCheck;
 }
 
 /** An upstream service: GET-only dataset routes, /healthz (ready), /livez (alive), and contract-shaped errors. */
@@ -39,6 +46,14 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
       res.status(503).json({ status: 'unavailable' });
     }
   });
+  const identity = opts.identity;
+  if (identity)
+    app.use(async (req: Request, res: Response, next: NextFunction) => {
+      if (await identity(req.headers.authorization)) return next();
+      res
+        .status(401)
+        .json({ code: 'unauthorized', message: 'Thiếu hoặc sai xác nhận danh tính của gateway.' });
+    });
   const ready = opts.ready;
   if (ready)
     app.use(async (_req: Request, _res: Response, next: NextFunction) => {

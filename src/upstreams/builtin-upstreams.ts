@@ -1,5 +1,6 @@
 import type express from 'express';
 import type { Db } from '../db/db';
+import type { IdentityCheck } from '../upstream-kit/verify-identity';
 import type { Logger } from '../util/logger';
 import { adminUnitsUpstream } from './admin-units/admin-units-upstream';
 import { directoryUpstream } from './directory/directory-upstream';
@@ -25,8 +26,8 @@ export interface BuiltinUpstream {
   migrationSets: string[];
   /** Loads sample data once per database (a marker table records it); later calls do nothing. */
   seed(db: Db, opts: SeedOptions): Promise<void>;
-  /** Dataset routes and /healthz. */
-  createApp(deps: { db: Db; logger: Logger }): express.Express;
+  /** Dataset routes and /healthz; with identity, dataset requests need the gateway's assertion. */
+  createApp(deps: { db: Db; logger: Logger; identity?: IdentityCheck }): express.Express;
 }
 
 export const BUILTIN_UPSTREAMS: Record<string, BuiltinUpstream> = {

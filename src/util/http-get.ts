@@ -14,12 +14,17 @@ export interface GetReply {
  * for the servers anyway, where the global fetch would load node's bundled copy of undici (≈ 1.2 MB
  * more heap for every full GC to mark) for a call every few seconds.
  */
-export function httpGet(url: URL, timeoutMs: number, maxBytes = 65_536): Promise<GetReply> {
+export function httpGet(
+  url: URL,
+  timeoutMs: number,
+  maxBytes = 65_536,
+  headers: Record<string, string> = {},
+): Promise<GetReply> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     // A connection per call (agent: false): a socket kept between calls seconds apart would meet the
     // upstream's keep-alive timeout now and then, and a reset health check reads as an upstream down.
-    const options = { method: 'GET', agent: false, signal: AbortSignal.timeout(timeoutMs) };
+    const options = { method: 'GET', agent: false, headers, signal: AbortSignal.timeout(timeoutMs) };
     const req = send(url, options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;

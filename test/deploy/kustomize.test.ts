@@ -291,7 +291,9 @@ describe('prod overlay', () => {
     for (const w of all) {
       for (const c of w.template.spec!.containers) {
         for (const e of c.env ?? []) {
-          if (/SECRET|PASSWORD|TOKEN|_URL$|AUTH/.test(e.name) && e.name !== 'ADMIN_JWKS_URL') {
+          // A JWKS URL names public keys: no secret in it.
+          const publicKeys = e.name === 'ADMIN_JWKS_URL' || e.name === 'IDENTITY_JWKS_URL';
+          if (/SECRET|PASSWORD|TOKEN|_URL$|AUTH/.test(e.name) && !publicKeys) {
             expect({ workload: w.name, env: e.name, literal: e.value }).toEqual({
               workload: w.name,
               env: e.name,
@@ -303,7 +305,7 @@ describe('prod overlay', () => {
     }
   });
 
-  it('runs one Deployment + Service per upstream in the prod upstreams.yaml, matching config/upstreams.yaml', () => {
+  it('runs one Deployment + Service per upstream in the prod upstreams.yaml, matching config/upstreams.yaml, verifying the gateway assertion', () => {
     const names = Object.keys(prodUpstreams.upstreams).sort();
     expect(names).toEqual(Object.keys(repoUpstreams.upstreams).sort());
     for (const name of names) {
@@ -339,6 +341,12 @@ describe('prod overlay', () => {
       }
       // Upstreams seed sample rows unless told not to: never in production.
       expect(envMap(c).get('SEED_SAMPLE_DATA')?.value).toBe('false');
+      // They verify the gateway's assertion with the JWKS its admin Service serves.
+      const jwks = new URL(String(envMap(c).get('IDENTITY_JWKS_URL')?.value));
+      expect(jwks.pathname).toBe('/.well-known/jwks.json');
+      const admin = byName(services, jwks.hostname);
+      expect(admin.spec!.ports!.some((p) => p.port === Number(jwks.port))).toBe(true);
+      expect(selectorMatches({ matchLabels: admin.spec!.selector ?? {} }, podLabels(gateway))).toBe(true);
       const db = envMap(c).get('DATABASE_URL');
       expect(db?.valueFrom?.secretKeyRef).toEqual({ name: 'lookup-secrets', key: 'DATABASE_URL' });
       expect(w!.template.spec!.topologySpreadConstraints?.length).toBeGreaterThan(0);

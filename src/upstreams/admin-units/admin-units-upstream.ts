@@ -1,6 +1,7 @@
 import type express from 'express';
 import type { Db } from '../../db/db';
 import { createUpstreamApp } from '../../upstream-kit';
+import type { IdentityCheck } from '../../upstream-kit';
 import type { Logger } from '../../util/logger';
 import type { BuiltinUpstream } from '../builtin-upstreams';
 import { adminUnitsDatasets } from './admin-units-datasets';
@@ -13,8 +14,12 @@ import type { AdminBoundaries } from './boundary-index';
  * units shipped with the code, not sample rows, and the prod Deployments run with
  * SEED_SAMPLE_DATA=false (so the entry point skips seed()). Already loaded, that costs one lookup.
  */
-export function createAdminUnitsApp(deps: { db: Db; logger: Logger }): express.Express {
-  const { db, logger } = deps;
+export function createAdminUnitsApp(deps: {
+  db: Db;
+  logger: Logger;
+  identity?: IdentityCheck;
+}): express.Express {
+  const { db, logger, identity } = deps;
   let loading: Promise<AdminBoundaries> | undefined;
   const boundaries = (): Promise<AdminBoundaries> => {
     if (loading) return loading;
@@ -32,6 +37,7 @@ export function createAdminUnitsApp(deps: { db: Db; logger: Logger }): express.E
   return createUpstreamApp({
     db,
     logger,
+    identity,
     datasets: adminUnitsDatasets(boundaries),
     ready: async () => {
       await boundaries();

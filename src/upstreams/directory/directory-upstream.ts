@@ -28,5 +28,6 @@ export const directoryUpstream: BuiltinUpstream = {
   name: 'directory',
   migrationSets: ['directory'],
   seed: seedDirectory,
-  createApp: ({ db, logger }) => createUpstreamApp({ db, logger, datasets: DIRECTORY_DATASETS }),
+  createApp: ({ db, logger, identity }) =>
+    createUpstreamApp({ db, logger, identity, datasets: DIRECTORY_DATASETS }),
 };

@@ -8,5 +8,6 @@ export const legalUpstream: BuiltinUpstream = {
   name: 'legal',
   migrationSets: ['legal'],
   seed: seedLegal,
-  createApp: ({ db, logger }) => createUpstreamApp({ db, logger, datasets: LEGAL_DATASETS }),
+  createApp: ({ db, logger, identity }) =>
+    createUpstreamApp({ db, logger, identity, datasets: LEGAL_DATASETS }),
 };

@@ -40,5 +40,6 @@ export const mofCatalogsUpstream: BuiltinUpstream = {
   name: 'mof-catalogs',
   migrationSets: ['mof-catalogs'],
   seed: seedMofCatalogs,
-  createApp: ({ db, logger }) => createUpstreamApp({ db, logger, datasets: MOF_DATASETS }),
+  createApp: ({ db, logger, identity }) =>
+    createUpstreamApp({ db, logger, identity, datasets: MOF_DATASETS }),
 };

@@ -1,5 +1,13 @@
 import { Agent, request } from 'node:http';
-import { freePort, spawnProduct } from './product-process';
+import {
+  ADMIN_SECRET,
+  apiGet,
+  configWithFreePorts,
+  freePort,
+  newAccount,
+  spawnProduct,
+  startProductProcess,
+} from './product-process';
 
 /** GET /healthz on a keep-alive agent: the status, or the error code when the call failed. */
 function healthz(port: number, agent: Agent): Promise<number | string> {
@@ -14,16 +22,53 @@ function healthz(port: number, agent: Agent): Promise<number | string> {
   });
 }
 
+/** Waits for the upstream process's start line. */
+async function started(p: ReturnType<typeof spawnProduct>): Promise<void> {
+  for (const t0 = Date.now(); !p.output().includes('"upstream started"');) {
+    if (Date.now() - t0 > 120_000) throw new Error(`upstream did not start:\n${p.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('an upstream process given the gateway JWKS (IDENTITY_JWKS_URL)', () => {
+  it("serves the gateway's requests and refuses one that comes straight to it with 401", async () => {
+    const port = await freePort();
+    // 127.0.0.2: an address of this machine the product does not take for one of its own upstreams.
+    const configDir = await configWithFreePorts((docs) =>
+      docs.upstreams.setIn(['upstreams', 'directory', 'url'], `http://127.0.0.2:${port}`),
+    );
+    const gateway = await startProductProcess({ CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET });
+    const upstream = spawnProduct(
+      { PORT: String(port), IDENTITY_JWKS_URL: `${gateway.admin}/.well-known/jwks.json` },
+      [],
+      ['upstream', 'directory'],
+    );
+    try {
+      await started(upstream);
+      expect(upstream.output()).toContain('"verifies_identity":true');
+      const { key } = await newAccount(gateway, 'pro');
+      const through = await apiGet(gateway, '/v1/bailiff-offices?q=van', key);
+      expect(through.status).toBe(200);
+      expect((through.body.data as unknown[]).length).toBeGreaterThan(0);
+      const direct = await fetch(`http://127.0.0.2:${port}/bailiff-offices?q=van&per_page=1000`);
+      expect([direct.status, ((await direct.json()) as { code: string }).code]).toEqual([
+        401,
+        'unauthorized',
+      ]);
+    } finally {
+      upstream.child.kill('SIGKILL');
+      await gateway.stop('SIGKILL');
+    }
+  }, 240_000);
+});
+
 describe('an upstream process (node dist/main.js upstream <name>) on SIGTERM', () => {
   it('answers a keep-alive client that never pauses until it moves on, then exits 0 within seconds', async () => {
     const port = await freePort();
     const p = spawnProduct({ PORT: String(port), LOG_LEVEL: 'info' }, [], ['upstream', 'directory']);
     const agent = new Agent({ keepAlive: true, maxSockets: 2 });
     try {
-      for (const t0 = Date.now(); !p.output().includes('"upstream started"');) {
-        if (Date.now() - t0 > 120_000) throw new Error(`upstream did not start:\n${p.output()}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await started(p);
       // Two loops back to back on two kept-alive sockets, as a gateway's pool sends.
       const results: (number | string)[] = [];
       let signalled = 0;
