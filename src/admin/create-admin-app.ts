@@ -49,6 +49,11 @@ const BODY_LIMIT = '64kb';
 export function createAdminApp(deps: AdminDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // Answers carry new API keys and account data: no cache between here and the operator keeps them.
+  app.use((_req, res, next) => {
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    next();
+  });
   app.set('etag', false);
   const account = async (id: string): Promise<Account> => {
     const a = await deps.accounts.getAccount(id);

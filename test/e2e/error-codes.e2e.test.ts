@@ -86,6 +86,22 @@ describe('every error code the gateway owns, through a real process', () => {
     expect(key.json.code).toBe('plan_required');
   });
 
+  it('the admin API answers a new key with Cache-Control: no-store, so no cache keeps it', async () => {
+    const acc = await newAccount(p, 'starter');
+    const r = await fetch(`${p.admin}/admin/accounts/${acc.id}/keys`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await signAdminToken(ADMIN_SECRET, Date.now(), 600)}`,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(String(((await r.json()) as { key: string }).key)).toMatch(/^lk_/);
+  });
+
   it('the admin API names what was wrong with a request it cannot read: a bad path, bad JSON, a body too large', async () => {
     const token = await signAdminToken(ADMIN_SECRET, Date.now(), 600);
     const call = async (method: string, path: string, body?: string) => {
