@@ -27,6 +27,17 @@ export function looksLikeApiKey(s: string): boolean {
   return s.length === 46 && KEY_SHAPE.test(s);
 }
 
+const KEY_INSIDE = /(?:^|[^A-Za-z0-9_-])lk_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/;
+
+/**
+ * Whether a key sits anywhere in the text (`Bearer lk_…`, `lk_… ` with a space, a list of them):
+ * the reference refuses a key in the query string, whatever surrounds it. Two cheap tests first,
+ * since every query name and value goes through this.
+ */
+export function containsApiKey(s: string): boolean {
+  return s.length >= 46 && s.includes('lk_') && KEY_INSIDE.test(s);
+}
+
 export function newId(prefix: string): string {
   return prefix + randomBytes(10).toString('hex');
 }

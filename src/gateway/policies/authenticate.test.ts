@@ -131,6 +131,22 @@ describe('authenticate: security', () => {
     }
   });
 
+  it('rejects a key wrapped in other text in the query string, or used as a parameter name', async () => {
+    const { key } = await h.account('free');
+    for (const path of [
+      `${list}&auth=Bearer%20${key}`,
+      `${list}&x=${key}%20`,
+      `${list}&keys=${key},${key}`,
+      `${list}&${key}=1`,
+    ]) {
+      const res = await request(h.gw.app).get(path).set('X-Api-Key', key);
+      expect([path, res.status, res.body.code]).toEqual([path, 401, 'unauthorized']);
+    }
+    // A longer run of the same characters is not a key: a search for it is served.
+    const longer = await request(h.gw.app).get(`/v1/legal-documents?q=${key}A`).set('X-Api-Key', key);
+    expect(longer.status).toBe(200);
+  });
+
   it('rejects a key in the query string behind a malformed parameter, on lists and details alike', async () => {
     const { key } = await h.account('free');
     for (const path of [

@@ -1,4 +1,4 @@
-import { hashApiKey, looksLikeApiKey } from '../../accounts/api-keys';
+import { containsApiKey, hashApiKey, looksLikeApiKey } from '../../accounts/api-keys';
 import type { KeyEntry } from '../../accounts/key-cache';
 import { ApiError } from '../../errors/api-error';
 import type { RequestContext } from '../context';
@@ -17,9 +17,9 @@ const KEY_PARAMS = new Set([
   'x_api_key',
 ]);
 
-/** A key under a name of its own, or anything shaped like a key under any name (the reference: no key in the query string). */
+/** A key under a name of its own, or a key anywhere in a name or a value (the reference: no key in the query string). */
 const carriesKey = ([name, value]: [string, string]): boolean =>
-  KEY_PARAMS.has(name.toLowerCase()) || looksLikeApiKey(value);
+  KEY_PARAMS.has(name.toLowerCase()) || containsApiKey(value) || containsApiKey(name);
 
 const QUERY_KEY_MESSAGE =
   'Không được gửi API key trong query string. Hãy gửi key qua header Authorization: Bearer <API_KEY> hoặc X-Api-Key.';
