@@ -2,10 +2,10 @@
 // Loads a JSON Lines file into a dataset: every row validated, all or nothing, idempotent upserts.
 // Database: DATABASE_URL (PostgreSQL) or PGlite in DATA_DIR (default ./var; refused while a running
 // server holds that PGlite directory, which allows one process only).
-import { accessSync, constants, createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { accessSync, constants, statSync } from 'node:fs';
 import { openDb } from '../db/open-db';
 import { migrate } from '../db/migrate';
+import { fileLines } from '../data/file-lines';
 import { importJsonl } from '../data/import-jsonl';
 import { IMPORT_TARGETS } from '../data/import-targets';
 
@@ -32,8 +32,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     for (const set of target.migrationSets) await migrate(db, set);
     // Line by line from the disk: a corpus of many gigabytes never sits in memory whole.
-    const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-    const report = await importJsonl(db, target, lines);
+    const report = await importJsonl(db, target, fileLines(file));
     for (const e of report.errors) console.error(`${file}:${e.line}: ${e.message}`);
     if (!report.ok) {
       const cut = report.truncated ? ', reading stopped at the first ones' : '';

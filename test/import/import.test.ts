@@ -14,6 +14,7 @@ import { generateLegalCorpus } from '../../src/data/legal-corpus';
 import { legalAgencies } from '../../src/upstreams/legal/legal-seed';
 import { projectRoot } from '../../src/util/project-root';
 import { TEST_DATABASES } from '../support/databases';
+import { createE2eSchema } from '../e2e/product-process';
 
 const jsonl = (rows: unknown[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
@@ -206,8 +207,8 @@ describe('npm run import', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const cli = async (args: string[]): Promise<{ code: number; out: string }> => {
-    const env = { ...process.env, DATA_DIR: join(dir, 'db'), DATABASE_URL: '' };
+  const cli = async (args: string[], databaseUrl = ''): Promise<{ code: number; out: string }> => {
+    const env = { ...process.env, DATA_DIR: join(dir, 'db'), DATABASE_URL: databaseUrl };
     try {
       const r = await run(
         join(projectRoot(), 'node_modules', '.bin', 'tsx'),
@@ -239,6 +240,28 @@ describe('npm run import', () => {
     expect(failed.out).toMatch(/bad\.jsonl:2: /);
     expect(failed.out).toMatch(/nothing loaded/);
   }, 90_000);
+
+  it('loads every line of a file larger than one read on PostgreSQL, where BEGIN takes a round trip', async () => {
+    const schema = await createE2eSchema();
+    try {
+      const rows = legalRows(3000).map((r) => ({ ...r, id: (r.id as string) + 'p', cites: [] }));
+      const file = join(dir, 'pg.jsonl');
+      writeFileSync(file, jsonl(rows));
+      const r = await cli(['legal-documents', file], schema.databaseUrl);
+      expect(r).toEqual({ code: 0, out: expect.stringContaining('loaded 3000 row(s) into legal-documents') });
+      const db = await openDb({ databaseUrl: schema.databaseUrl });
+      try {
+        const n = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%p'`,
+        );
+        expect(n.rows[0]!.n).toBe(3000);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await schema.drop();
+    }
+  }, 120_000);
 
   it('refuses a PGlite directory a running process holds, and writes nothing', async () => {
     const dataDir = join(dir, 'db');
