@@ -9,7 +9,7 @@ import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
 import { readEnv } from './runtime/env-schema';
 import { makeGlobalsPlain } from './runtime/plain-globals';
-import { runPrimary } from './runtime/run-primary';
+import { WORKER_READY, runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
 import { createWorkerRestarts } from './runtime/worker-restarts';
 import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
@@ -53,6 +53,8 @@ async function runProduct(): Promise<void> {
     logger,
     clusterWorker: cluster.isWorker,
   });
+  // A cluster worker tells the primary its start went through (run-primary.ts).
+  if (cluster.isWorker) process.send?.(WORKER_READY);
   exitAfterDrain({}, () => product.shutdown());
   process.on('SIGHUP', () => product.reloadConfig());
 }

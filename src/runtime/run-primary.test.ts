@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Cluster, Worker } from 'node:cluster';
 import { silentLogger } from '../util/logger';
 import { ManualClock } from '../util/clock';
-import { runPrimary } from './run-primary';
+import { WORKER_READY, runPrimary } from './run-primary';
 import { createWorkerRestarts } from './worker-restarts';
 
 /** node:cluster's primary side, as much of it as runPrimary uses; workers die when told. */
@@ -58,6 +58,24 @@ describe('the cluster primary', () => {
     channelClosed(1);
     channelClosed(2);
     expect(exits).toEqual([1]);
+  });
+
+  it('counts a worker that listened but never said its start went through as never started', () => {
+    const { cluster, exit, exits } = twoWorkerPrimary();
+    cluster.emit('listening', cluster.workers![1], { port: 8101 });
+    cluster.emit('listening', cluster.workers![2], { port: 8101 });
+    exit(1, 1, false);
+    exit(2, 1, false);
+    expect(exits).toEqual([1]);
+  });
+
+  it('replaces a worker that said it was ready and then died, and does not exit', () => {
+    const { cluster, exit, exits } = twoWorkerPrimary();
+    cluster.emit('message', cluster.workers![1], WORKER_READY);
+    cluster.emit('message', cluster.workers![2], WORKER_READY);
+    exit(1, 1, false);
+    expect(exits).toEqual([]);
+    expect(Object.keys(cluster.workers!)).toHaveLength(1);
   });
 
   it('exits with 1 when no worker starts and node drops each worker before its exit event', () => {

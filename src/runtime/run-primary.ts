@@ -2,6 +2,12 @@ import type { Cluster } from 'node:cluster';
 import type { Logger } from '../util/logger';
 import type { WorkerRestarts } from './worker-restarts';
 
+/** What a worker sends the primary once its product has started. */
+export const WORKER_READY = { type: 'lookup:worker-ready' } as const;
+
+const isWorkerReady = (m: unknown): boolean =>
+  typeof m === 'object' && m !== null && (m as { type?: unknown }).type === WORKER_READY.type;
+
 export interface PrimaryDeps {
   cluster: Cluster;
   logger: Logger;
@@ -45,7 +51,11 @@ export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
     signalAll('SIGTERM');
     if (alive() === 0) deps.exit(exitCode);
   };
-  cluster.on('listening', (worker) => restarts.ready(worker.id));
+  // Ready when the worker says its start has finished, not at its first listening socket: the
+  // embedded upstreams listen before the checks that can still stop the start.
+  cluster.on('message', (worker, message: unknown) => {
+    if (isWorkerReady(message)) restarts.ready(worker.id);
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
       if (alive() === 0) deps.exit(exitCode);

@@ -80,15 +80,27 @@ describe('WORKERS=2: the cluster primary', () => {
     product = undefined;
   });
 
-  it('exits with 1 when the workers cannot start, instead of starting them again in a loop', async () => {
-    const configDir = tempConfig((docs) => docs.plans.set('per_ip_per_minute', 'many'));
-    const run = spawnProduct({ ...env(), CONFIG_DIR: configDir });
-    const code = await run.exited;
+  /** The primary gives up on workers that never started: exit 1, the workers' reason, no restart. */
+  const expectGivesUp = async (vars: Record<string, string>, why: string): Promise<void> => {
+    const run = spawnProduct(vars);
+    expect(await run.exited).toBe(1);
     const out = run.output();
-    expect(code).toBe(1);
-    expect(out).toContain('invalid configuration');
+    expect(out).toContain(why);
     expect(out).toContain('"reason":"never_started"');
     expect(out).not.toContain('starting another');
+  };
+
+  it('exits with 1 when the workers cannot start, instead of starting them again in a loop', async () => {
+    const configDir = tempConfig((docs) => docs.plans.set('per_ip_per_minute', 'many'));
+    await expectGivesUp({ ...env(), CONFIG_DIR: configDir }, 'invalid configuration');
+  }, 90_000);
+
+  it('exits with 1 at once when the workers fail after their upstreams listen (no admin secret)', async () => {
+    const { ADMIN_JWT_SECRET: _unset, ...withoutSecret } = env();
+    await expectGivesUp(
+      { ...withoutSecret, CONFIG_DIR: await configWithFreePorts() },
+      'ADMIN_JWT_SECRET or ADMIN_JWKS_URL is required',
+    );
   }, 90_000);
 
   it('replaces a worker that dies while serving, after a delay, and keeps answering', async () => {
