@@ -20,6 +20,13 @@ describe('the environment, read once at start', () => {
     };
     expect(readEnv(urls)).toMatchObject({ ok: true, env: urls });
     expect(readEnv({ DATABASE_URL: 'postgres://u@db/x' })).toMatchObject({ ok: true });
+    for (const REDIS_URL of [
+      'redis://127.0.0.1:6379/9',
+      'rediss://:secret@cache.example.vn:6380',
+      'redis+cluster://cfg.example.vn:6379',
+      'redis://10.0.0.1:6379, redis://10.0.0.2:6379',
+    ])
+      expect(readEnv({ REDIS_URL })).toMatchObject({ ok: true, env: { REDIS_URL } });
   });
 });
 
@@ -38,6 +45,13 @@ describe('the environment: errors', () => {
       'must be a URL starting with postgres:// or postgresql://',
     ],
     [{ ADMIN_JWKS_URL: 'not-a-url' }, 'ADMIN_JWKS_URL', 'must be a URL starting with https:// or http://'],
+    ...['http://x', 'localhost:6379', 'redis://10.0.0.1:6379,garbage'].map(
+      (REDIS_URL): [Record<string, string>, string, string] => [
+        { REDIS_URL },
+        'REDIS_URL',
+        "must be redis://, rediss:// or redis+cluster:// addresses (a cluster's seeds comma-separated)",
+      ],
+    ),
   ])('names the variable and what it must be for %j', (env, variable, reason) => {
     expect(readEnv(env)).toEqual({ ok: false, variable, reason });
   });

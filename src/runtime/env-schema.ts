@@ -24,6 +24,19 @@ const url = (schemes: readonly string[]) => {
     .refine((v) => URL.canParse(v) && schemes.includes(new URL(v).protocol.slice(0, -1)), message);
 };
 
+/** One Redis address, or a cluster's seed addresses comma-separated (stores/redis-client.ts reads them). */
+const redisAddresses = () => {
+  const schemes = ['redis:', 'rediss:', 'redis+cluster:', 'rediss+cluster:'];
+  const one = (v: string): boolean =>
+    URL.canParse(v) && schemes.includes(new URL(v).protocol) && new URL(v).hostname !== '';
+  return z
+    .string()
+    .refine(
+      (v) => v.split(',').every((part) => one(part.trim())),
+      "must be redis://, rediss:// or redis+cluster:// addresses (a cluster's seeds comma-separated)",
+    );
+};
+
 /** The environment variables of DESIGN §5 (and the upstream and cluster ones), read once at start. */
 export const envSchema = z.object({
   PORT: optional(integer(0, 65535, 'a TCP port')).describe('Public API port (upstream mode: its port).'),
@@ -39,7 +52,7 @@ export const envSchema = z.object({
     .transform((v) => v ?? './var')
     .describe('PGlite data directory.'),
   DATABASE_URL: optional(url(['postgres', 'postgresql'])).describe('PostgreSQL; unset: PGlite in DATA_DIR.'),
-  REDIS_URL: optional(z.string()).describe('Redis or a cluster; unset: in-process counters.'),
+  REDIS_URL: optional(redisAddresses()).describe('Redis or a cluster; unset: in-process counters.'),
   ADMIN_JWT_SECRET: optional(z.string()).describe('HS256 secret for admin tokens.'),
   ADMIN_JWKS_URL: optional(url(['https', 'http'])).describe('JWKS to verify admin tokens with instead.'),
   IDENTITY_JWKS_URL: optional(url(['https', 'http'])).describe(
