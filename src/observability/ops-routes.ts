@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { IdentitySigner } from '../gateway/identity-signer';
 import { JSON_TYPE } from '../gateway/response/finish';
+import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
 
 export interface ReadinessCheck {
   name: string;
@@ -25,21 +26,6 @@ export interface OpsDeps {
   checkTimeoutMs?: number;
 }
 
-/**
- * A check's answer, or false when it throws or has not answered within `ms`: a database or Redis
- * that swallows packets must make /readyz say so in time, not outlast the probe's own timeout.
- */
-function bounded(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    const settle = (ok: boolean): void => {
-      clearTimeout(timer);
-      resolve(ok);
-    };
-    check().then(settle, () => settle(false));
-  });
-}
-
 /** Answers the request when it is one of the operational routes; false leaves it to the next listener. */
 export type OpsRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -55,7 +41,9 @@ export type OpsRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
  * docs/gateway-performance.md), in the middle of the public traffic.
  */
 export function createOpsRoutes(deps: OpsDeps): OpsRoutes {
-  const checkTimeoutMs = deps.checkTimeoutMs ?? 1000;
+  // A database or Redis that swallows packets must make /readyz say so in time, not outlast the
+  // probe's own timeout: a check not answered by then counts as failed.
+  const checkDeadlines = createDeadlineQueue(deps.checkTimeoutMs ?? 1000);
   const send = (res: ServerResponse, status: number, type: string, text: string, head: boolean): void => {
     const body = Buffer.from(text);
     res.writeHead(status, ['Content-Type', type, 'Content-Length', String(body.length)]);
@@ -68,7 +56,13 @@ export function createOpsRoutes(deps: OpsDeps): OpsRoutes {
     '/healthz': (res, head) => json(res, 200, { status: 'ok' }, head),
     '/readyz': async (res, head) => {
       const results = await Promise.all(
-        deps.readiness.map(async (c) => [c.name, await bounded(() => c.check(), checkTimeoutMs)] as const),
+        deps.readiness.map(
+          async (c) =>
+            [
+              c.name,
+              await withDeadline(checkDeadlines, c.check(), 'check timed out').catch(() => false),
+            ] as const,
+        ),
       );
       const ready = results.every(([, ok], i) => ok || !(deps.readiness[i]!.gates?.() ?? true));
       const body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) };
