@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRedisSeed } from '../stores/redis-address';
 
 /** Unset and empty are the same: `PORT=` means the default, as a shell's `${PORT:-8080}` would. */
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -24,11 +25,16 @@ const url = (schemes: readonly string[]) => {
     .refine((v) => URL.canParse(v) && schemes.includes(new URL(v).protocol.slice(0, -1)), message);
 };
 
-/** One Redis address, or a cluster's seed addresses comma-separated (stores/redis-client.ts reads them). */
+/** One Redis address, or a cluster's seed addresses comma-separated, each as the Redis client reads it. */
 const redisAddresses = () => {
-  const schemes = ['redis:', 'rediss:', 'redis+cluster:', 'rediss+cluster:'];
-  const one = (v: string): boolean =>
-    URL.canParse(v) && schemes.includes(new URL(v).protocol) && new URL(v).hostname !== '';
+  const one = (v: string): boolean => {
+    try {
+      parseRedisSeed(v);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   return z
     .string()
     .refine(

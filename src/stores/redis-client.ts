@@ -1,5 +1,6 @@
 import { Cluster, Redis } from 'ioredis';
 import type { ClusterNode, RedisOptions } from 'ioredis';
+import { parseRedisSeed } from './redis-address';
 
 export interface RedisClientOptions {
   /**
@@ -46,8 +47,8 @@ export function connectRedis(url: string, opts: RedisClientOptions = {}): RedisC
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
-    .map(parseSeed);
-  const first = seeds[0] ?? parseSeed('');
+    .map(parseRedisSeed);
+  const first = seeds[0] ?? parseRedisSeed('');
   if (seeds.length === 1 && !first.cluster) return createRedisClient(url, opts);
   const nodes: ClusterNode[] = seeds.map(({ host, port }) => ({ host, port }));
   const node = nodeOptions(opts);
@@ -76,44 +77,6 @@ export function connectRedis(url: string, opts: RedisClientOptions = {}): RedisC
   };
   client.on('ready', connectAll);
   return client;
-}
-
-interface Seed {
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-  tls: boolean;
-  cluster: boolean;
-}
-
-const SCHEMES: Record<string, { tls: boolean; cluster: boolean }> = {
-  'redis:': { tls: false, cluster: false },
-  'rediss:': { tls: true, cluster: false },
-  'redis+cluster:': { tls: false, cluster: true },
-  'rediss+cluster:': { tls: true, cluster: true },
-};
-
-function parseSeed(raw: string): Seed {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`REDIS_URL: "${raw}" is not a URL (redis://host:port)`);
-  }
-  const scheme = SCHEMES[u.protocol];
-  if (!scheme || !u.hostname) {
-    throw new Error(
-      `REDIS_URL: "${u.protocol}//${u.host}" is not a redis://, rediss:// or redis+cluster:// address`,
-    );
-  }
-  return {
-    host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: u.port ? Number(u.port) : 6379,
-    username: decodeURIComponent(u.username),
-    password: decodeURIComponent(u.password),
-    ...scheme,
-  };
 }
 
 function nodeOptions(opts: RedisClientOptions): RedisOptions {
