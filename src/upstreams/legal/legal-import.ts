@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate, positiveInt, prefixedId } from '../../data/import-fields';
+import type { Queryable } from '../../db/db';
 import type { ImportError, ImportTarget } from '../../data/import-jsonl';
 import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
 import { insertRows, upsertClause } from '../../upstream-kit';
@@ -39,17 +40,32 @@ const REFERENCES = [
   ['status_id', 'legal_statuses', 'validity status', 'statuses'],
 ] as const;
 
+/** The catalogues' ids, read once per import: its batches share one transaction, and the catalogues do not change in it. */
+const catalogIds = new WeakMap<Queryable, Promise<Set<number>[]>>();
+
+function knownIds(tx: Queryable): Promise<Set<number>[]> {
+  let known = catalogIds.get(tx);
+  if (!known) {
+    known = (async () => {
+      await insertLegalCatalogs(tx);
+      const sets: Set<number>[] = [];
+      for (const [, table] of REFERENCES) {
+        const ids = await tx.query<{ id: unknown }>(`SELECT id FROM ${table}`);
+        sets.push(new Set(ids.rows.map((r) => Number(r.id))));
+      }
+      return sets;
+    })();
+    catalogIds.set(tx, known);
+  }
+  return known;
+}
+
 export const legalDocumentsImport: ImportTarget<LegalImportRow> = {
   dataset: 'legal-documents',
   migrationSets: ['legal'],
   schema: row,
   async check(tx, rows) {
-    await insertLegalCatalogs(tx);
-    const known: Set<number>[] = [];
-    for (const [, table] of REFERENCES) {
-      const ids = await tx.query<{ id: unknown }>(`SELECT id FROM ${table}`);
-      known.push(new Set(ids.rows.map((r) => Number(r.id))));
-    }
+    const known = await knownIds(tx);
     const errors: ImportError[] = [];
     for (const { line, row: r } of rows) {
       const unknown = REFERENCES.flatMap(([field, , what, catalog], i) =>
