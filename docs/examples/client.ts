@@ -70,7 +70,9 @@ export async function example(baseUrl: string, apiKey: string): Promise<void> {
   try {
     const page = await api.searchLegalDocuments({ q: 'đất đai', status_id: 1, sort: 'newest', per_page: 10 });
     for (const doc of page.data) console.log(doc.id, doc.code, doc.name, doc.issued_date);
-    console.log(`page ${page.meta.page}/${page.meta.max_page}, ${page.meta.total} matches`);
+    // max_page is the plan's page ceiling, not the number of pages: that one follows from the total.
+    const pages = Math.min(Math.ceil(page.meta.total / page.meta.per_page), page.meta.max_page);
+    console.log(`page ${page.meta.page}/${pages}, ${page.meta.total} matches`);
     const first = page.data[0];
     if (first) {
       const detail = await api.legalDocument(first.id);

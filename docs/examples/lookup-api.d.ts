@@ -19,6 +19,8 @@ export interface paths {
      *
      *     **Bắt buộc ít nhất một / Required, at least one of:** `q`, `type_id`, `field_id`, `agency_id`, `status_id`, `issued_from`, `issued_to` — thiếu → 422 invalid_request / none given → 422 invalid_request.
      *
+     *     **Khoảng / Range:** `issued_from` ≤ `issued_to` — ngược lại → 422 invalid_request / otherwise → 422 invalid_request.
+     *
      *     **Gói tối thiểu / Minimum plan:** Free+
      *
      *     **Chi phí / Cost:** 1 lượt gọi / call
@@ -1808,6 +1810,15 @@ export interface components {
         default?: string;
       }[];
       require_one_of: string[];
+      /**
+       * @description Cặp tham số mà from không được sau to.
+       *
+       *     *Parameter pairs where from may not be after to.*
+       */
+      ranges: {
+        from: string;
+        to: string;
+      }[];
       locked_fields: string[];
       subresources: {
         name: string;
@@ -2293,6 +2304,7 @@ export interface components {
     Error401_unauthorized: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'WWW-Authenticate': components['headers']['WWW-Authenticate'];
         [name: string]: unknown;
       };
       content: {
@@ -2306,6 +2318,7 @@ export interface components {
     Error403_ip_not_allowed_email_unverified_account_restricted: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'Cache-Control': components['headers']['Cache-Control'];
         'X-Quota-Limit': components['headers']['X-Quota-Limit'];
         'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2325,6 +2338,7 @@ export interface components {
     Error422_invalid_request_page_limit: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'Cache-Control': components['headers']['Cache-Control'];
         'X-Quota-Limit': components['headers']['X-Quota-Limit'];
         'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2344,6 +2358,7 @@ export interface components {
     Error429_rate_limited_quota_exceeded_too_many_requests: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'Cache-Control': components['headers']['Cache-Control'];
         'X-Quota-Limit': components['headers']['X-Quota-Limit'];
         'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2364,6 +2379,7 @@ export interface components {
     Error500_internal_error: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'Cache-Control': components['headers']['Cache-Control'];
         'X-Quota-Limit': components['headers']['X-Quota-Limit'];
         'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2383,6 +2399,7 @@ export interface components {
     Error503_search_unavailable_service_unavailable: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'Cache-Control': components['headers']['Cache-Control'];
         'X-Quota-Limit': components['headers']['X-Quota-Limit'];
         'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2403,6 +2420,7 @@ export interface components {
     Error404_not_found: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'Cache-Control': components['headers']['Cache-Control'];
         'X-Quota-Limit': components['headers']['X-Quota-Limit'];
         'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2422,6 +2440,7 @@ export interface components {
     Error422_invalid_request: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'Cache-Control': components['headers']['Cache-Control'];
         'X-Quota-Limit': components['headers']['X-Quota-Limit'];
         'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2441,6 +2460,7 @@ export interface components {
     Error429_rate_limited_quota_exceeded_full_text_limit_too_many_requests: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'Cache-Control': components['headers']['Cache-Control'];
         'X-Quota-Limit': components['headers']['X-Quota-Limit'];
         'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2461,6 +2481,7 @@ export interface components {
     Error403_plan_required_ip_not_allowed_email_unverified_account_restricted: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'Cache-Control': components['headers']['Cache-Control'];
         'X-Quota-Limit': components['headers']['X-Quota-Limit'];
         'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2523,6 +2544,10 @@ export interface components {
     RateLimit: string;
     /** @description Số giây cần chờ trước khi thử lại / Seconds to wait before retrying. */
     'Retry-After': string;
+    /** @description Phản hồi cho một tài khoản không được lưu đệm / Answers to an identified caller are not to be stored by caches. */
+    'Cache-Control': 'private, no-store';
+    /** @description Lược đồ xác thực được chấp nhận / The authentication scheme that is accepted (RFC 9110). */
+    'WWW-Authenticate': 'Bearer';
   };
   pathItems: never;
 }
@@ -2585,6 +2610,8 @@ export type HeaderXRateLimitRemaining = components['headers']['X-RateLimit-Remai
 export type HeaderRateLimitPolicy = components['headers']['RateLimit-Policy'];
 export type HeaderRateLimit = components['headers']['RateLimit'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderCacheControl = components['headers']['Cache-Control'];
+export type HeaderWwwAuthenticate = components['headers']['WWW-Authenticate'];
 export type $defs = Record<string, never>;
 export interface operations {
   listLegalDocuments: {
@@ -2677,6 +2704,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2727,6 +2755,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2778,6 +2807,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2834,6 +2864,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2889,6 +2920,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2944,6 +2976,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2999,6 +3032,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3060,6 +3094,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3145,6 +3180,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3195,6 +3231,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3281,6 +3318,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3331,6 +3369,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3417,6 +3456,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3467,6 +3507,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3553,6 +3594,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3603,6 +3645,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3689,6 +3732,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3739,6 +3783,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3825,6 +3870,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3875,6 +3921,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -3961,6 +4008,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4011,6 +4059,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4097,6 +4146,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4147,6 +4197,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4215,6 +4266,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4265,6 +4317,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4333,6 +4386,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4383,6 +4437,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4451,6 +4506,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4501,6 +4557,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4569,6 +4626,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4619,6 +4677,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4687,6 +4746,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4737,6 +4797,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4805,6 +4866,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4855,6 +4917,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4923,6 +4986,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -4973,6 +5037,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5041,6 +5106,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5091,6 +5157,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5159,6 +5226,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5209,6 +5277,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5277,6 +5346,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5327,6 +5397,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5395,6 +5466,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5445,6 +5517,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5525,6 +5598,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5575,6 +5649,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5661,6 +5736,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5711,6 +5787,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5791,6 +5868,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5841,6 +5919,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5933,6 +6012,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -5983,6 +6063,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6057,6 +6138,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6107,6 +6189,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6187,6 +6270,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6237,6 +6321,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6280,6 +6365,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -6329,6 +6415,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
           'X-Quota-Limit': components['headers']['X-Quota-Limit'];
           'X-Quota-Remaining': components['headers']['X-Quota-Remaining'];
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];

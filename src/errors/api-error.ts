@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE } from './catalogue';
+import { ERROR_CATALOGUE, ERROR_HEADERS } from './catalogue';
 import type { ErrorCode } from './catalogue';
 
 /** Optional fields an error body may carry (API reference, "Error bodies may also carry"). */
@@ -19,12 +19,15 @@ export interface ErrorExtras {
 /** A typed failure a policy throws; the renderer turns it into the envelope. */
 export class ApiError extends Error {
   readonly status: number;
+  readonly extras: ErrorExtras;
   constructor(
     readonly code: ErrorCode,
-    readonly extras: ErrorExtras = {},
+    extras: ErrorExtras = {},
   ) {
     super(extras.message ?? ERROR_CATALOGUE[code].message);
     this.status = ERROR_CATALOGUE[code].status;
+    const fixed = ERROR_HEADERS[code];
+    this.extras = fixed ? { ...extras, headers: { ...fixed, ...extras.headers } } : extras;
   }
 }
 

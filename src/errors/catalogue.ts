@@ -35,4 +35,12 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/**
+ * Headers a code always carries: a 401 names the scheme that would succeed (RFC 9110 §15.5.2 makes
+ * WWW-Authenticate mandatory on 401; both the public API and the admin API take a Bearer token).
+ */
+export const ERROR_HEADERS: Partial<Record<ErrorCode, Readonly<Record<string, string>>>> = {
+  unauthorized: { 'WWW-Authenticate': 'Bearer' },
+};
+
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];

@@ -2,6 +2,8 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import absolutePath from 'swagger-ui-dist/absolute-path.js';
 import type { RuntimeConfig } from '../config/compile-config';
+import { renderError } from '../errors/render-error';
+import { queryKeyRefusal } from '../gateway/policies/authenticate';
 import { requestIdOf } from '../gateway/policies/request-id';
 import { openApiFor } from './build-openapi';
 import { DOCS_CSP, DOCS_HTML, DOCS_INIT_JS } from './docs-page';
@@ -34,6 +36,12 @@ export function createDocsRouter(getConfig: () => RuntimeConfig): express.Router
   router.use(['/v1/openapi.json', '/docs'], (req: Request, res: Response, next) => {
     res.setHeader('X-Request-Id', requestIdOf(req));
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    // A key in a URL is refused here as on every other route (API reference, Authentication), so a
+    // link with one in it fails before it is bookmarked or shared.
+    const search = req.originalUrl.indexOf('?');
+    const refused =
+      search < 0 ? undefined : queryKeyRefusal(new URLSearchParams(req.originalUrl.slice(search + 1)));
+    if (refused) return renderError(res, refused);
     next();
   });
   router.get('/v1/openapi.json', (req: Request, res: Response) => {

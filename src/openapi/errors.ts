@@ -7,7 +7,7 @@ import type { ExampleObject, JsonValue, RefObject, ResponseObject, SchemaObject 
 import { ref, schemaRef } from './openapi-types';
 
 /** Codes only the admin API returns; the public document leaves them out. */
-const ADMIN_ONLY: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['forbidden', 'conflict']);
+const ADMIN_ONLY: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['forbidden', 'conflict', 'payload_too_large']);
 
 export const PUBLIC_ERROR_CODES: ErrorCode[] = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter(
   (c) => !ADMIN_ONLY.has(c),
@@ -127,6 +127,7 @@ export function errorResponses(
       headers: responseHeaders({
         authenticated: group.some((c) => !BEFORE_AUTH.has(c)),
         retryAfter: status === 429 || status === 503 ? 'required' : 'none',
+        challenge: status === 401,
       }),
       content: {
         'application/json': {

@@ -47,9 +47,20 @@ export const HEADER_COMPONENTS: Record<string, HeaderObject> = {
     required: true,
     schema: { ...int },
   },
+  'Cache-Control': {
+    description:
+      'Phản hồi cho một tài khoản không được lưu đệm / Answers to an identified caller are not to be stored by caches.',
+    schema: { type: 'string', enum: ['private, no-store'] },
+  },
+  'WWW-Authenticate': {
+    description: 'Lược đồ xác thực được chấp nhận / The authentication scheme that is accepted (RFC 9110).',
+    required: true,
+    schema: { type: 'string', enum: ['Bearer'] },
+  },
 };
 
 const QUOTA_HEADERS = [
+  'Cache-Control',
   'X-Quota-Limit',
   'X-Quota-Remaining',
   'X-RateLimit-Limit',
@@ -58,13 +69,18 @@ const QUOTA_HEADERS = [
   'RateLimit',
 ];
 
-/** Headers of one response: X-Request-Id always, quota headers when authenticated, Retry-After on 429 and 503. */
+/**
+ * Headers of one response: X-Request-Id always, Cache-Control and the quota headers when
+ * authenticated, Retry-After on 429 and 503, WWW-Authenticate on 401.
+ */
 export function responseHeaders(opts: {
   authenticated: boolean;
   retryAfter: 'required' | 'none';
+  challenge?: boolean;
 }): Record<string, HeaderObject | RefObject> {
   const out: Record<string, HeaderObject | RefObject> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
   if (opts.authenticated) for (const h of QUOTA_HEADERS) out[h] = ref('headers', h);
   if (opts.retryAfter === 'required') out['Retry-After'] = ref('headers', 'Retry-After');
+  if (opts.challenge) out['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
   return out;
 }

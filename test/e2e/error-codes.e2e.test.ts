@@ -86,6 +86,16 @@ describe('every error code the gateway owns, through a real process', () => {
     expect(key.json.code).toBe('plan_required');
   });
 
+  it('the admin API answers a request without a valid admin token with 401 naming the Bearer scheme', async () => {
+    for (const authorization of [undefined, 'Bearer not-a-jwt']) {
+      const r = await fetch(`${p.admin}/admin/accounts/acc_x`, {
+        headers: authorization ? { authorization } : {},
+      });
+      expect([r.status, r.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
+      expect(((await r.json()) as { code: string }).code).toBe('unauthorized');
+    }
+  });
+
   it('the admin API answers a new key with Cache-Control: no-store, so no cache keeps it', async () => {
     const acc = await newAccount(p, 'starter');
     const r = await fetch(`${p.admin}/admin/accounts/${acc.id}/keys`, {

@@ -108,6 +108,9 @@ describe('document generated from the registry', () => {
     expect([...seen].sort()).toEqual(expected.sort());
     // 405 has no GET operation to hang on: it is in the code list of ErrorCode.
     expect(doc.components.schemas.ErrorCode!.enum).toContain('method_not_allowed');
+    // The public API never answers with the admin API's own codes, so its code list leaves them out.
+    for (const c of ['forbidden', 'conflict', 'payload_too_large'])
+      expect(doc.components.schemas.ErrorCode!.enum).not.toContain(c);
   });
 
   it('declares a 4xx response on every operation but the document itself (redocly.yaml turns that rule off)', () => {
@@ -117,9 +120,11 @@ describe('document generated from the registry', () => {
     }
   });
 
-  it('documents the quota and rate headers, Retry-After on every 429 and 503', () => {
+  it('documents the quota and rate headers, Cache-Control, Retry-After on every 429 and 503, WWW-Authenticate on 401', () => {
     expect(Object.keys(doc.components.headers).sort()).toEqual(
       [
+        'Cache-Control',
+        'WWW-Authenticate',
         'RateLimit',
         'RateLimit-Policy',
         'Retry-After',
@@ -138,6 +143,10 @@ describe('document generated from the registry', () => {
     );
     for (const [, r] of withRetry)
       expect(r.headers!['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    const with401 = Object.entries(doc.components.responses ?? {}).filter(([name]) => /^Error401/.test(name));
+    expect(with401.length).toBeGreaterThan(0);
+    for (const [, r] of with401)
+      expect(r.headers!['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
   });
 
   it('is built once per config object; a new config (hot reload) gets its own document', () => {
@@ -189,7 +198,11 @@ describe('response validator', () => {
   it('expectMatchesOpenApi uses the repository config by default', () => {
     expect(() =>
       expectMatchesOpenApi(
-        { status: 401, body: { success: false, code: 'unauthorized', message: 'x' }, headers },
+        {
+          status: 401,
+          body: { success: false, code: 'unauthorized', message: 'x' },
+          headers: { ...headers, 'www-authenticate': 'Bearer' },
+        },
         'get',
         '/v1/me',
       ),

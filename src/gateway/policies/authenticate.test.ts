@@ -39,6 +39,19 @@ describe('authenticate: errors', () => {
     expect(res.body).toEqual({ success: false, code: 'unauthorized', message: expect.any(String) });
   });
 
+  it('names the accepted scheme in WWW-Authenticate on every 401, and only there', async () => {
+    const { key } = await h.account('free');
+    for (const res of [
+      await request(h.gw.app).get(list),
+      await request(h.gw.app).get(list).set('X-Api-Key', 'lk_unknown'),
+      await request(h.gw.app).get(`${list}&api_key=${key}`).set('X-Api-Key', key),
+    ]) {
+      expect([res.status, res.headers['www-authenticate']]).toEqual([401, 'Bearer']);
+    }
+    const ok = await request(h.gw.app).get(list).set('X-Api-Key', key);
+    expect([ok.status, ok.headers['www-authenticate']]).toEqual([200, undefined]);
+  });
+
   it('refuses an unknown key with 401', async () => {
     const res = await request(h.gw.app)
       .get(list)
@@ -120,6 +133,20 @@ describe('authenticate: security', () => {
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('unauthorized');
     expect(res.body.message).toMatch(/header/i);
+  });
+
+  it('rejects a key in the query string on the documentation routes too, which need no key', async () => {
+    const { key } = await h.account('free');
+    for (const path of [
+      `/v1/openapi.json?api_key=${key}`,
+      `/docs?x=${key}`,
+      `/docs/swagger-ui.css?k=${key}`,
+    ]) {
+      const res = await request(h.gw.app).get(path);
+      expect([path, res.status, res.body.code]).toEqual([path, 401, 'unauthorized']);
+      expect(res.body.message).toMatch(/header/i);
+    }
+    expect((await request(h.gw.app).get('/v1/openapi.json?lang=vi')).status).toBe(200);
   });
 
   it('rejects a key in the query string under any parameter name', async () => {

@@ -24,6 +24,13 @@ const carriesKey = ([name, value]: [string, string]): boolean =>
 const QUERY_KEY_MESSAGE =
   'Không được gửi API key trong query string. Hãy gửi key qua header Authorization: Bearer <API_KEY> hoặc X-Api-Key.';
 
+/** The 401 for a query string that carries a key; the documentation routes, which need no key, refuse it too. */
+export function queryKeyRefusal(query: Iterable<[string, string]>): ApiError | undefined {
+  for (const pair of query)
+    if (carriesKey(pair)) return new ApiError('unauthorized', { message: QUERY_KEY_MESSAGE });
+  return undefined;
+}
+
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 const NOT_BEARER = 'Header Authorization phải có dạng: Bearer <API_KEY>.';
@@ -64,9 +71,8 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
   return {
     name: 'authenticate',
     handle(ctx) {
-      if (ctx.query.some(carriesKey)) {
-        throw new ApiError('unauthorized', { message: QUERY_KEY_MESSAGE });
-      }
+      const refused = queryKeyRefusal(ctx.query);
+      if (refused) throw refused;
       const key = headerKey(ctx.headers);
       if (typeof key === 'object') throw new ApiError('unauthorized', { message: key.refused });
       if (!key || !looksLikeApiKey(key)) throw new ApiError('unauthorized');
