@@ -13,7 +13,7 @@ import { WORKER_READY, runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
 import { createWorkerRestarts } from './runtime/worker-restarts';
 import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
-import { remoteIdentityVerifier } from './upstream-kit/verify-identity';
+import { remoteIdentityVerifier, upstreamAudience } from './upstream-kit/verify-identity';
 import { systemClock } from './util/clock';
 import { batchedDestination, createLogger } from './util/logger';
 
@@ -89,7 +89,12 @@ async function runUpstream(name: string): Promise<void> {
   const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   for (const set of builtin.migrationSets) await migrate(db, set);
   if (env.SEED_SAMPLE_DATA) await builtin.seed(db, {});
-  const identity = env.IDENTITY_JWKS_URL ? remoteIdentityVerifier(env.IDENTITY_JWKS_URL) : undefined;
+  const identity = env.IDENTITY_JWKS_URL
+    ? remoteIdentityVerifier(env.IDENTITY_JWKS_URL, {
+        issuer: env.IDENTITY_ISSUER,
+        audience: upstreamAudience(env.IDENTITY_AUDIENCE, name),
+      })
+    : undefined;
   const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }), identity }));
   server.keepAliveTimeout = 65_000;
   const port = env.PORT ?? 8080;

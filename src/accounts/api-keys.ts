@@ -27,6 +27,21 @@ export function looksLikeApiKey(s: string): boolean {
   return s.length === 46 && KEY_SHAPE.test(s);
 }
 
+/**
+ * Query parameter names that carry a key: refused outright so keys never sit in URLs and logs (and
+ * so no dataset may declare a parameter by one of these names).
+ */
+export const KEY_PARAMS: ReadonlySet<string> = new Set([
+  'api_key',
+  'apikey',
+  'api-key',
+  'key',
+  'token',
+  'access_token',
+  'x-api-key',
+  'x_api_key',
+]);
+
 const KEY_INSIDE = /(?:^|[^A-Za-z0-9_-])lk_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/;
 
 /**

@@ -35,4 +35,27 @@ describe('dataset sizes for the bulk watch', () => {
       upstream.close();
     }
   });
+
+  it("asks under the upstream URL's base path, as the data requests do", async () => {
+    const paths: (string | undefined)[] = [];
+    const upstream = createServer((req, res) => {
+      paths.push(req.url);
+      const ok = req.url === '/api/v2/bailiff-offices/_stats';
+      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok ? { total: 77 } : { code: 'unknown_endpoint' }));
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    try {
+      const raw = loadRawConfig(join(__dirname, '..', '..', 'config'));
+      const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v2/`;
+      for (const u of Object.values(raw.upstreams.upstreams)) u.url = url;
+      const config = compileConfig(raw);
+      expect(
+        await new DatasetStats(() => config, new ManualClock(Date.now())).refresh('bailiff-offices'),
+      ).toBe(77);
+      expect(paths).toEqual(['/api/v2/bailiff-offices/_stats']);
+    } finally {
+      upstream.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Clock } from '../util/clock';
+import { upstreamUrl } from '../config/upstreams-schema';
 import { httpGet } from '../util/http-get';
 
 /**
@@ -14,7 +15,8 @@ export class DatasetStats {
     private readonly config: () => RuntimeConfig,
     private readonly clock: Clock,
     /** The gateway's identity assertion: an upstream that verifies it answers nothing without. */
-    private readonly authorization?: () => string | Promise<string>,
+    /** The gateway's own assertion for one upstream, by its name. */
+    private readonly authorization?: (upstream: string) => string | Promise<string>,
   ) {}
 
   /** The last known size; starts a refresh when it is missing or older than the refresh period. */
@@ -33,10 +35,10 @@ export class DatasetStats {
     this.loading.add(path);
     try {
       const headers: Record<string, string> = this.authorization
-        ? { authorization: await this.authorization() }
+        ? { authorization: await this.authorization(ds.upstream) }
         : {};
       const r = await httpGet(
-        new URL(`/${ds.upstreamPath}/_stats`, up.url),
+        upstreamUrl(up.url, `/${ds.upstreamPath}/_stats`),
         up.timeout_ms,
         undefined,
         headers,

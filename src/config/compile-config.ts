@@ -100,7 +100,7 @@ function compileDataset(
   rankOf: (p: string, at: string) => number,
   planList: readonly CompiledPlan[],
 ): CompiledDataset {
-  const at = `datasets.${i}`;
+  const at = `datasets.${i} (${ds.path})`;
   if (!raw.upstreams.upstreams[ds.upstream]) {
     throw new ConfigError('datasets.yaml', `${at}.upstream`, `unknown upstream "${ds.upstream}" (not in upstreams.yaml)`);
   }

@@ -39,7 +39,11 @@ export const datasetSchema = z
       .regex(/^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)?$/, 'lower-case path segments, at most two')
       .describe('Public path under /v1 (e.g. legal-documents, catalogs/agencies).'),
     upstream: z.string().describe('Name of the upstream in upstreams.yaml that serves it.'),
-    upstream_path: z.string().optional().describe('Path on the upstream; defaults to path.'),
+    upstream_path: z
+      .string()
+      .regex(/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, 'path segments without a leading or trailing "/"')
+      .optional()
+      .describe('Path on the upstream (under its base path), when it differs from path; defaults to path.'),
     id_prefix: z.string().regex(/^[a-z][a-z0-9]*_$/, 'lower-case letters then _').describe('Prefix every id carries.'),
     min_plan: z.string().default('free'),
     title: z.string().optional(),
@@ -49,7 +53,7 @@ export const datasetSchema = z
     detail: z.boolean().default(true).describe('Whether /{path}/{id} exists.'),
     list: z
       .object({
-        params: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,40}$/), paramSchema).default({}),
+        params: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,40}$/, 'a parameter name is lowercase letters, digits and "_", starting with a letter'), paramSchema).default({}),
         require_one_of: z.array(z.string()).default([]),
         ranges: z
           .array(z.object({ from: z.string(), to: z.string() }).strict())

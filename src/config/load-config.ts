@@ -61,9 +61,26 @@ function loadFile<S extends z.ZodType>(dir: string, file: string, schema: S): z.
   const res = schema.safeParse(doc ?? {});
   if (!res.success) {
     const issue = res.error.issues[0]!;
-    throw new ConfigError(file, issue.path.map(String).join('.'), issue.message);
+    // A bad name in a map (an upstream, a parameter) says why, not only "Invalid key in record".
+    const why = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+    throw new ConfigError(file, readablePath(doc, issue.path), why ? `invalid name: ${why}` : issue.message);
   }
   return res.data;
+}
+
+/**
+ * The dotted path of a problem, with each list item named by its `path` when it has one
+ * (`datasets.31 (fuel-prices).list.params`), so nobody counts 31 entries to find it.
+ */
+function readablePath(doc: unknown, path: readonly PropertyKey[]): string {
+  let node: unknown = doc;
+  return path
+    .map((seg) => {
+      node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[seg] : undefined;
+      const name = typeof node === 'object' && node !== null ? (node as { path?: unknown }).path : undefined;
+      return typeof seg === 'number' && typeof name === 'string' ? `${seg} (${name})` : String(seg);
+    })
+    .join('.');
 }
 
 /** Reads and validates the four YAML files of CONFIG_DIR (DESIGN §3). Cross-file checks are in compileConfig. */

@@ -1,3 +1,4 @@
+import { KEY_PARAMS } from '../accounts/api-keys';
 import type { ParamSpec } from './datasets-schema';
 
 export type ParamCheck = { ok: true; value: string } | { ok: false; reason: string };
@@ -83,6 +84,10 @@ export function compileParamValidators(
   const out = new Map<string, ParamValidator>();
   for (const [name, spec] of Object.entries(params)) {
     if (name === 'page' || name === 'per_page') throw fail(name, 'page and per_page are handled by the gateway');
+    if (KEY_PARAMS.has(name.toLowerCase()))
+      throw fail(name, 'the gateway refuses this name in a query string as an API key (401), so no caller could use it');
+    if (spec.type === 'integer' && spec.min !== undefined && spec.max !== undefined && spec.min > spec.max)
+      throw fail(`${name}.min`, `min ${spec.min} is above max ${spec.max}: no value would pass`);
     const check = checker(spec);
     let defaultValue: string | undefined;
     if ('default' in spec && spec.default !== undefined) {

@@ -2,7 +2,13 @@ import { z } from 'zod';
 
 export const upstreamSchema = z
   .object({
-    url: z.url({ protocol: /^https?$/ }).describe('Base URL of the upstream service.'),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .refine((u) => {
+        const url = new URL(u);
+        return url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+      }, 'an upstream URL is a scheme, host, port and optional base path: no credentials, query or fragment (they would be dropped)')
+      .describe('Base URL of the upstream service; a base path, if any, prefixes every request, health checks included.'),
     timeout_ms: z.number().int().min(50).max(120_000).default(5000).describe('Per-request timeout.'),
     pool_size: z.number().int().min(1).max(4096).default(64).describe('Keep-alive sockets kept per upstream.'),
   })
@@ -10,9 +16,18 @@ export const upstreamSchema = z
 
 export const upstreamsFileSchema = z
   .object({
-    upstreams: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,62}$/), upstreamSchema),
+    upstreams: z.record(
+      z.string().regex(/^[a-z][a-z0-9-]{0,62}$/, 'an upstream name is lowercase letters, digits and "-", starting with a letter'),
+      upstreamSchema,
+    ),
   })
   .strict();
 
 export type UpstreamConfig = z.infer<typeof upstreamSchema>;
+
+/** An upstream's own path (`/healthz`, `/legal-documents/_stats`) under its URL's base path. */
+export function upstreamUrl(base: string, path: string): URL {
+  const url = new URL(base);
+  return new URL(url.pathname.replace(/\/+$/, '') + path, url.origin);
+}
 export type UpstreamsFile = z.infer<typeof upstreamsFileSchema>;

@@ -26,9 +26,10 @@ describe.each(TEST_DATABASES)('identity signing key shared through $name', (test
     const a = await createIdentitySigner(opts, clock, new SqlSigningKeyStore(db));
     const b = await createIdentitySigner(opts, clock, new SqlSigningKeyStore(db));
     expect(b.jwks()).toEqual(a.jwks());
-    const fromA = await token(a.authorization('acc_1', 'pro'));
+    const fromA = await token(a.authorization('legal', 'acc_1', 'pro'));
     const { payload } = await jwtVerify(fromA, createLocalJWKSet(b.jwks()), {
-      ...opts,
+      issuer: opts.issuer,
+      audience: `${opts.audience}/legal`,
       currentDate: new Date(clock.now()),
     });
     expect(payload).toMatchObject({ sub: 'acc_1', plan: 'pro' });

@@ -1,15 +1,17 @@
 import { SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose';
 import type { JWK, KeyLike } from 'jose';
+import { upstreamAudience } from '../upstream-kit/verify-identity';
 import type { Clock } from '../util/clock';
 import type { SigningKeyStore, StoredSigningKey } from './identity-key-store';
 
 export interface IdentitySigner {
   /**
-   * The Authorization value for the upstream, `Bearer <JWT>`: a short-lived JWT naming the account
-   * and plan, cached per account and plan with its header value (built once, not per request), and
-   * then returned at once (a promise only when a token has to be signed).
+   * The Authorization value for one upstream, `Bearer <JWT>`: a short-lived JWT naming the account
+   * and plan, for that upstream alone (its `aud`, see upstreamAudience), cached per upstream,
+   * account and plan with its header value (built once, not per request), and then returned at once
+   * (a promise only when a token has to be signed).
    */
-  authorization(accountId: string, plan: string): string | Promise<string>;
+  authorization(upstream: string, accountId: string, plan: string): string | Promise<string>;
   jwks(): { keys: JWK[] };
 }
 
@@ -21,6 +23,7 @@ interface Signed {
 
 export interface IdentityOptions {
   issuer: string;
+  /** The audience's stem: each upstream's assertions carry `<audience>/<upstream name>`. */
   audience: string;
   ttlSeconds: number;
 }
@@ -47,34 +50,36 @@ export async function createIdentitySigner(
   const { kid, privateJwk, publicJwk } = store ? await store.loadOrCreate(make) : await make();
   const privateKey = (await importJWK(privateJwk, 'ES256')) as KeyLike;
   const jwk = { ...publicJwk, kid, alg: 'ES256', use: 'sig' };
-  // Account id → plan → entry: two lookups by strings the key cache keeps (their hashes are kept
-  // with them) instead of one by an account-and-plan string made and hashed on every request.
-  const cache = new Map<string, Map<string, Signed>>();
+  // Upstream → account id → plan → entry: lookups by strings the config and the key cache keep
+  // (their hashes are kept with them) instead of one by a string made and hashed on every request.
+  const cache = new Map<string, Map<string, Map<string, Signed>>>();
   let cached = 0;
-  const sign = async (key: KeyLike, accountId: string, plan: string): Promise<string> => {
+  const sign = async (key: KeyLike, upstream: string, accountId: string, plan: string): Promise<string> => {
     const iat = Math.floor(clock.now() / 1000);
     return new SignJWT({ plan })
       .setProtectedHeader({ alg: 'ES256', kid })
       .setIssuer(opts.issuer)
-      .setAudience(opts.audience)
+      .setAudience(upstreamAudience(opts.audience, upstream))
       .setSubject(accountId)
       .setIssuedAt(iat)
       .setExpirationTime(iat + opts.ttlSeconds)
       .sign(key);
   };
   return {
-    authorization(accountId, plan) {
+    authorization(upstream, accountId, plan) {
       const now = clock.now();
-      const hit = cache.get(accountId)?.get(plan);
+      const hit = cache.get(upstream)?.get(accountId)?.get(plan);
       if (hit && hit.renewAt > now) return hit.value;
-      return sign(privateKey, accountId, plan).then((token) => {
+      return sign(privateKey, upstream, accountId, plan).then((token) => {
         const value = `Bearer ${token}`;
         if (cached >= 50_000) {
           cache.clear();
           cached = 0;
         }
-        let plans = cache.get(accountId);
-        if (!plans) cache.set(accountId, (plans = new Map<string, Signed>()));
+        let accounts = cache.get(upstream);
+        if (!accounts) cache.set(upstream, (accounts = new Map<string, Map<string, Signed>>()));
+        let plans = accounts.get(accountId);
+        if (!plans) accounts.set(accountId, (plans = new Map<string, Signed>()));
         if (!plans.has(plan)) cached++;
         plans.set(plan, { value, renewAt: now + (opts.ttlSeconds * 1000) / 2 });
         return value;

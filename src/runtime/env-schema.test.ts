@@ -5,7 +5,14 @@ describe('the environment, read once at start', () => {
     for (const env of [{}, { PORT: '', LOG_LEVEL: '', CONFIG_DIR: '' }]) {
       expect(readEnv(env)).toEqual({
         ok: true,
-        env: { LOG_LEVEL: 'info', CONFIG_DIR: './config', DATA_DIR: './var', SEED_SAMPLE_DATA: true },
+        env: {
+          LOG_LEVEL: 'info',
+          CONFIG_DIR: './config',
+          DATA_DIR: './var',
+          SEED_SAMPLE_DATA: true,
+          IDENTITY_ISSUER: 'lookup-gateway',
+          IDENTITY_AUDIENCE: 'lookup-upstream',
+        },
       });
     }
   });

@@ -64,6 +64,12 @@ export const envSchema = z.object({
   IDENTITY_JWKS_URL: optional(url(['https', 'http'])).describe(
     "Upstream mode: the gateway's JWKS; dataset requests then need its identity assertion.",
   ),
+  IDENTITY_ISSUER: optional(z.string().min(1))
+    .transform((v) => v ?? 'lookup-gateway')
+    .describe("Upstream mode: the assertion's issuer, as gateway.yaml identity.issuer."),
+  IDENTITY_AUDIENCE: optional(z.string().min(1))
+    .transform((v) => v ?? 'lookup-upstream')
+    .describe("Upstream mode: gateway.yaml identity.audience; this upstream accepts '<it>/<its name>'."),
   SEED_SAMPLE_DATA: optional(oneOf(['true', 'false']))
     .transform((v) => v !== 'false')
     .describe('Upstream mode: seed the sample data.'),

@@ -124,7 +124,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     stats: new DatasetStats(
       () => config,
       clock,
-      () => identity.authorization('gateway', 'system'),
+      (upstream) => identity.authorization(upstream, 'gateway', 'system'),
     ),
     clock,
     logger,

@@ -1,5 +1,6 @@
 import type { RuntimeConfig } from '../config/compile-config';
 import type { GatewayMetrics } from '../observability/gateway-metrics';
+import { upstreamUrl } from '../config/upstreams-schema';
 import { httpGet } from '../util/http-get';
 
 /**
@@ -22,7 +23,7 @@ export class UpstreamHealth {
       ups.map(async ([name, u]) => {
         let ok = false;
         try {
-          ok = (await httpGet(new URL('/healthz', u.url), Math.min(2000, u.timeout_ms))).ok;
+          ok = (await httpGet(upstreamUrl(u.url, '/healthz'), Math.min(2000, u.timeout_ms))).ok;
         } catch {
           ok = false;
         }

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Db } from '../db/db';
 import type { DatasetSpec } from './dataset-spec';
 import { datasetTotal, getRecord, listRecords, recordExists } from './query-dataset';
-import { notFound } from './upstream-error';
+import { notFound, unknownEndpoint } from './upstream-error';
 
 /** Express 5 forwards rejected promises to the error handler, so handlers can simply throw. */
 export function datasetRouter(db: Db, spec: DatasetSpec): Router {
@@ -25,11 +25,14 @@ export function datasetRouter(db: Db, spec: DatasetSpec): Router {
     });
     r.get(`${base}/:id/:sub`, async (req: Request<{ id: string; sub: string }>, res: Response) => {
       const handler = spec.subresources?.[req.params.sub];
-      if (!handler || !Object.hasOwn(spec.subresources ?? {}, req.params.sub))
-        throw notFound('Không tìm thấy endpoint.');
+      if (!handler || !Object.hasOwn(spec.subresources ?? {}, req.params.sub)) throw unknownEndpoint();
       if (!(await recordExists(db, spec, req.params.id))) throw notFound();
-      const data = await handler(db, req.params.id);
+      const data: unknown = await handler(db, req.params.id);
       if (data === null || data === undefined) throw notFound();
+      // The gateway refuses anything but an object here (DESIGN §4: "likewise" a detail); say so
+      // in this service's log rather than leave a 503 without a reason.
+      if (typeof data !== 'object' || Array.isArray(data))
+        throw new Error(`sub-resource ${req.params.sub} of ${spec.path} answered a non-object data`);
       res.json({ data });
     });
   }

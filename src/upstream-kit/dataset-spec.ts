@@ -104,8 +104,14 @@ export interface SortSpec {
   options: Record<string, SortOption>;
 }
 
-/** Sub-resource handler: returns the payload for `data`, or null for 404. */
-export type SubresourceHandler = (db: Queryable, id: string) => Promise<unknown>;
+/**
+ * Sub-resource handler: returns the object for `data` (like a detail's record; a history or a list
+ * of versions goes inside it, e.g. `{ items: [...] }`), or null for 404.
+ */
+export type SubresourceHandler = (
+  db: Queryable,
+  id: string,
+) => Promise<Record<string, unknown> | null | undefined>;
 
 /**
  * One dataset served by an upstream. SQL fragments here are trusted code written by the dataset

@@ -14,8 +14,8 @@ export type {
 } from './dataset-spec';
 export { createUpstreamApp } from './upstream-app';
 export { MAX_UPSTREAM_RESPONSE_BYTES } from './response-limit';
-export { identityVerifier, remoteIdentityVerifier } from './verify-identity';
-export type { IdentityCheck } from './verify-identity';
+export { identityVerifier, remoteIdentityVerifier, upstreamAudience } from './verify-identity';
+export type { IdentityCheck, IdentityExpectation } from './verify-identity';
 export type { UpstreamAppOptions } from './upstream-app';
 export { datasetRouter } from './dataset-router';
 export { listRecords, getRecord, recordExists, datasetTotal } from './query-dataset';
@@ -24,10 +24,18 @@ export type { BuiltQuery, CountQuery } from './build-query';
 export { buildListQuery } from './build-query';
 export { foldText, foldedExpr, keywordWords, escapeLike } from './normalize-keyword';
 export { parseParam, parsePaging, isCalendarDate, MAX_PER_PAGE, DEFAULT_PER_PAGE } from './parse-params';
-export { UpstreamError, invalidParam, notFound } from './upstream-error';
+export { UpstreamError, invalidParam, notFound, unknownEndpoint } from './upstream-error';
 export { insertRows, upsertClause } from './insert-rows';
 export { eq, gte, lte } from './filters';
 export { parsePointParam, pointOf, readLatLng } from './parse-point';
 export type { LatLng } from './parse-point';
 export { resolveFilters } from './resolve-filters';
 export { relevanceOrder } from './relevance';
+// What a standalone service needs around the app: its database (PostgreSQL, or PGlite in a
+// directory), its migrations (a directory of NNN_*.sql), its logger.
+export { openDb } from '../db/open-db';
+export type { OpenDbOptions } from '../db/open-db';
+export type { Db, Queryable } from '../db/db';
+export { migrate } from '../db/migrate';
+export { createLogger } from '../util/logger';
+export type { Logger } from '../util/logger';

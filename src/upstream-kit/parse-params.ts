@@ -20,7 +20,9 @@ export function parseParam(name: string, raw: string, spec: ParamType): ParamVal
   switch (spec.type) {
     case 'string': {
       const max = spec.maxLength ?? 200;
-      if (raw.length > max) throw invalidParam(name, `Tham số ${name} dài quá ${max} ký tự.`);
+      // Characters as the gateway counts them (code points): an emoji is one, not two UTF-16 units.
+      if (raw.length > max && [...raw].length > max)
+        throw invalidParam(name, `Tham số ${name} dài quá ${max} ký tự.`);
       return raw;
     }
     case 'integer': {

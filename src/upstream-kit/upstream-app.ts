@@ -5,7 +5,7 @@ import type { Logger } from '../util/logger';
 import { datasetRouter } from './dataset-router';
 import type { DatasetSpec } from './dataset-spec';
 import type { IdentityCheck } from './verify-identity';
-import { UpstreamError } from './upstream-error';
+import { UpstreamError, unknownEndpoint } from './upstream-error';
 import { mountUpstreamMetrics } from './upstream-metrics';
 
 export interface UpstreamAppOptions {
@@ -61,9 +61,7 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
       next();
     });
   for (const spec of opts.datasets) app.use(datasetRouter(opts.db, spec));
-  app.use((_req: Request, res: Response) => {
-    res.status(404).json({ code: 'not_found', message: 'Không tìm thấy endpoint.' });
-  });
+  app.use((_req: Request, _res: Response, next: NextFunction) => next(unknownEndpoint()));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof UpstreamError) {
       const body: Record<string, string> = { code: err.code, message: err.message };

@@ -1,8 +1,14 @@
-/** Errors of the upstream contract (DESIGN §4): the gateway maps them into its own envelope. */
-export type UpstreamErrorCode = 'not_found' | 'invalid_request' | 'internal_error';
+/**
+ * Errors of the upstream contract (DESIGN §4): the gateway maps them into its own envelope.
+ * `not_found` is an unknown id (it counts against the caller's quota); `unknown_endpoint` is a path
+ * this service does not serve, which the gateway reads as its own misconfiguration (a 503 that
+ * does not count).
+ */
+export type UpstreamErrorCode = 'not_found' | 'unknown_endpoint' | 'invalid_request' | 'internal_error';
 
 const STATUS: Record<UpstreamErrorCode, number> = {
   not_found: 404,
+  unknown_endpoint: 404,
   invalid_request: 422,
   internal_error: 500,
 };
@@ -25,4 +31,8 @@ export function invalidParam(param: string, message: string): UpstreamError {
 
 export function notFound(message = 'Không tìm thấy bản ghi.'): UpstreamError {
   return new UpstreamError('not_found', message);
+}
+
+export function unknownEndpoint(): UpstreamError {
+  return new UpstreamError('unknown_endpoint', 'Không tìm thấy endpoint.');
 }

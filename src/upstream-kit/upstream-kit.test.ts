@@ -164,18 +164,31 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
       expect(r.body).toMatchObject({ code: 'invalid_request', message: expect.any(String) });
     });
 
+    it('counts a keyword in characters as the gateway does: 200 emoji pass, 201 do not', async () => {
+      const q = (n: number) => encodeURIComponent('😀'.repeat(n));
+      expect((await get(`/catalogs/things?q=${q(200)}`)).status).toBe(200);
+      expect((await get(`/catalogs/things?q=${q(201)}`)).status).toBe(422);
+    });
+
     it.each([
       '/catalogs/things/th_9999',
       '/catalogs/things/xx_0001',
       '/catalogs/things/th_0001/nothing',
-      '/catalogs/things/th_0001/missing',
       '/catalogs/things/th_9999/echo',
-      '/catalogs/other',
-    ])('answers 404 not_found for %s', async (p) => {
+    ])('answers 404 not_found for the unknown id of %s', async (p) => {
       const r = await get(p);
       expect(r.status).toBe(404);
       expect(r.body.code).toBe('not_found');
     });
+
+    it.each(['/catalogs/things/th_0001/missing', '/catalogs/other'])(
+      'answers 404 unknown_endpoint, not not_found, for %s, a path it does not serve',
+      async (p) => {
+        const r = await get(p);
+        expect(r.status).toBe(404);
+        expect(r.body.code).toBe('unknown_endpoint');
+      },
+    );
 
     it('hides database errors behind 500 internal_error', async () => {
       const broken: DatasetSpec = { ...things, path: 'broken', from: 'no_such_table t' };

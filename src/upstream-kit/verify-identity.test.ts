@@ -19,32 +19,34 @@ const db: Db = {
 };
 const clock = new ManualClock(Date.UTC(2026, 10, 28, 12));
 const opts = { issuer: 'lookup-gateway', audience: 'lookup-upstream', ttlSeconds: 120 };
+/** What the legal upstream expects: the gateway's issuer, and its own audience. */
+const legal = { issuer: 'lookup-gateway', audience: 'lookup-upstream/legal' };
 const appWith = (identity: IdentityCheck) =>
   createUpstreamApp({ db, logger: silentLogger(), datasets: [], identity });
 
 describe('an upstream that verifies the gateway identity assertion', () => {
   it("lets the gateway's assertion through, and answers a request without one 401", async () => {
     const signer = await createIdentitySigner(opts, clock);
-    const app = appWith(identityVerifier(createLocalJWKSet(signer.jwks()), () => clock.now()));
+    const app = appWith(identityVerifier(createLocalJWKSet(signer.jwks()), legal, () => clock.now()));
     const bare = await request(app).get('/legal-documents?q=x');
     expect([bare.status, bare.body.code]).toEqual([401, 'unauthorized']);
     // Past the check, an upstream without datasets answers 404: the request was let in.
     const signed = await request(app)
       .get('/legal-documents?q=x')
-      .set('authorization', await signer.authorization('acc_1', 'pro'));
+      .set('authorization', await signer.authorization('legal', 'acc_1', 'pro'));
     expect(signed.status).toBe(404);
   });
 
   it('keeps /healthz and /livez open to probes', async () => {
     const signer = await createIdentitySigner(opts, clock);
-    const app = appWith(identityVerifier(createLocalJWKSet(signer.jwks())));
+    const app = appWith(identityVerifier(createLocalJWKSet(signer.jwks()), legal));
     expect((await request(app).get('/healthz')).status).toBe(200);
     expect((await request(app).get('/livez')).status).toBe(200);
   });
 
   it('refuses another key, another algorithm, no expiry, an expired token and a malformed header', async () => {
     const signer = await createIdentitySigner(opts, clock);
-    const check = identityVerifier(createLocalJWKSet(signer.jwks()), () => clock.now());
+    const check = identityVerifier(createLocalJWKSet(signer.jwks()), legal, () => clock.now());
     const other = await generateKeyPair('ES256');
     const iat = Math.floor(clock.now() / 1000);
     const stranger = await new SignJWT({ plan: 'enterprise' })
@@ -60,7 +62,7 @@ describe('an upstream that verifies the gateway identity assertion', () => {
     expect(await check(`Bearer ${hs}`)).toBe(false);
     expect(await check(undefined)).toBe(false);
     expect(await check('Basic abc')).toBe(false);
-    const token = await signer.authorization('acc_2', 'free');
+    const token = await signer.authorization('legal', 'acc_2', 'free');
     expect(await check(token)).toBe(true);
     clock.advance(121_000);
     // Remembered as verified, but only until it expires.
@@ -77,11 +79,28 @@ describe('an upstream that verifies the gateway identity assertion', () => {
     await new Promise<void>((r) => jwks.listen(0, '127.0.0.1', () => r()));
     try {
       const url = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
-      const check = remoteIdentityVerifier(url);
-      expect(await check(await signer.authorization('acc_3', 'pro'))).toBe(true);
+      const check = remoteIdentityVerifier(url, legal);
+      expect(await check(await signer.authorization('legal', 'acc_3', 'pro'))).toBe(true);
       expect(await check('Bearer a.b.c')).toBe(false);
     } finally {
       jwks.close();
     }
+  });
+
+  it('refuses an assertion the gateway signed for another upstream, or one from another issuer or without a subject', async () => {
+    const signer = await createIdentitySigner(opts, clock);
+    const check = identityVerifier(createLocalJWKSet(signer.jwks()), legal, () => clock.now());
+    expect(await check(await signer.authorization('legal', 'acc_4', 'pro'))).toBe(true);
+    expect(await check(await signer.authorization('admin-units', 'acc_4', 'pro'))).toBe(false);
+    const strict = identityVerifier(
+      createLocalJWKSet(signer.jwks()),
+      { ...legal, issuer: 'someone-else' },
+      () => clock.now(),
+    );
+    expect(await strict(await signer.authorization('legal', 'acc_4', 'pro'))).toBe(false);
+    const stem = identityVerifier(createLocalJWKSet(signer.jwks()), { audience: 'lookup-upstream' }, () =>
+      clock.now(),
+    );
+    expect(await stem(await signer.authorization('legal', 'acc_4', 'pro'))).toBe(false);
   });
 });

@@ -8,12 +8,32 @@ export type IdentityCheck = (authorization: string | undefined) => Promise<boole
 const MEMO_MAX = 10_000;
 
 /**
- * Verifies the gateway's assertion (DESIGN §4): ES256, signed by a key of the gateway's JWKS,
- * with an expiry that has not passed. The key signs nothing else, so its signature says who issued
- * the token. A verified token is remembered until it expires: the gateway reuses one per account
- * for most of its lifetime, and an ES256 verification costs more than the lookup it guards.
+ * The `aud` of the assertions the gateway signs for one upstream (`<identity.audience>/<name>`): a
+ * token one upstream receives, and could leak or replay, is refused by every other.
  */
-export function identityVerifier(keys: JWTVerifyGetKey, now: () => number = Date.now): IdentityCheck {
+export const upstreamAudience = (audience: string, upstream: string): string => `${audience}/${upstream}`;
+
+/** Whom this upstream accepts assertions from, and as which audience (gateway.yaml `identity`). */
+export interface IdentityExpectation {
+  /** `<identity.audience>/<this upstream's name in upstreams.yaml>`, e.g. `lookup-upstream/legal`. */
+  audience: string;
+  /** gateway.yaml `identity.issuer`; `lookup-gateway` by default. */
+  issuer?: string;
+}
+
+/**
+ * Verifies the gateway's assertion (DESIGN §4): ES256, signed by a key of the gateway's JWKS, from
+ * the gateway's issuer, for this upstream's audience (an assertion another upstream received is
+ * refused here), with an expiry that has not passed. A verified token is remembered until it
+ * expires: the gateway reuses one per account for most of its lifetime, and an ES256 verification
+ * costs more than the lookup it guards.
+ */
+export function identityVerifier(
+  keys: JWTVerifyGetKey,
+  expected: IdentityExpectation,
+  now: () => number = Date.now,
+): IdentityCheck {
+  const issuer = expected.issuer ?? 'lookup-gateway';
   const verified = new Map<string, number>();
   return async (authorization) => {
     const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
@@ -23,7 +43,9 @@ export function identityVerifier(keys: JWTVerifyGetKey, now: () => number = Date
     try {
       const { payload } = await jwtVerify(token, keys, {
         algorithms: ['ES256'],
-        requiredClaims: ['exp'],
+        issuer,
+        audience: expected.audience,
+        requiredClaims: ['exp', 'sub'],
         currentDate: new Date(now()),
       });
       if (verified.size >= MEMO_MAX) verified.clear();
@@ -36,5 +58,5 @@ export function identityVerifier(keys: JWTVerifyGetKey, now: () => number = Date
 }
 
 /** The verifier of a standalone upstream: the keys from the gateway's JWKS URL, refetched for an unknown kid. */
-export const remoteIdentityVerifier = (jwksUrl: string): IdentityCheck =>
-  identityVerifier(createRemoteJWKSet(new URL(jwksUrl)));
+export const remoteIdentityVerifier = (jwksUrl: string, expected: IdentityExpectation): IdentityCheck =>
+  identityVerifier(createRemoteJWKSet(new URL(jwksUrl)), expected);

@@ -347,6 +347,13 @@ describe('prod overlay', () => {
       const admin = byName(services, jwks.hostname);
       expect(admin.spec!.ports!.some((p) => p.port === Number(jwks.port))).toBe(true);
       expect(selectorMatches({ matchLabels: admin.spec!.selector ?? {} }, podLabels(gateway))).toBe(true);
+      // ...from the issuer the gateway signs as, for the audience it gives this upstream (the
+      // upstream process' defaults unless its environment says otherwise).
+      const { identity } = parse(readRepoFile('deploy/k8s/overlays/prod/gateway.yaml')) as {
+        identity: { issuer: string; audience: string };
+      };
+      expect(envMap(c).get('IDENTITY_ISSUER')?.value ?? 'lookup-gateway').toBe(identity.issuer);
+      expect(envMap(c).get('IDENTITY_AUDIENCE')?.value ?? 'lookup-upstream').toBe(identity.audience);
       const db = envMap(c).get('DATABASE_URL');
       expect(db?.valueFrom?.secretKeyRef).toEqual({ name: 'lookup-secrets', key: 'DATABASE_URL' });
       expect(w!.template.spec!.topologySpreadConstraints?.length).toBeGreaterThan(0);

@@ -31,9 +31,12 @@ export function legalRow(n: number): Record<string, unknown> {
 
 /**
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
- * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_shapeless → 200 without `data`;
- * q=bad → 422, q=boom → 500, q=gone → 404 (a list the upstream does not serve), q=garbage → 200 not
- * JSON, q=shapeless → 200 JSON without `data` and `total`.
+ * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_shapeless → 200 without `data`,
+ * *_nocode → 404 with an HTML page (a path it does not serve), *_deep → a record nested deeper than
+ * JSON.stringify goes; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
+ * an array as `data`; q=bad → 422 (with param), q=boom → 500, q=gone → 404 (a list the upstream
+ * does not serve), q=garbage → 200 not JSON, q=shapeless → 200 JSON without `data` and `total`,
+ * q=toomany → 25 rows more than per_page, q=negative / q=fraction → a total that is no count.
  */
 export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   url: string;
@@ -55,7 +58,11 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   app.get(/^\/([a-z0-9-]+(?:\/[a-z0-9-]+)?)$/, (req, res) => {
     const q = typeof req.query.q === 'string' ? req.query.q : '';
     if (q === 'bad')
-      return void res.status(422).json({ code: 'invalid_request', message: 'issued_from after issued_to' });
+      return void res
+        .status(422)
+        .json({ code: 'invalid_request', message: 'issued_from after issued_to', param: 'issued_from' });
+    if (q === 'negative') return void res.json({ data: [], total: -5 });
+    if (q === 'fraction') return void res.json({ data: [], total: 2.5 });
     if (q === 'boom') return void res.status(500).json({ code: 'internal' });
     if (q === 'gone') return void res.status(404).json({ code: 'not_found' });
     if (q === 'garbage') return void res.status(200).send('not json');
@@ -64,19 +71,26 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
     const perPage = Number(req.query.per_page ?? 20);
     const total = q === 'few' ? 3 : 1000;
     const start = (page - 1) * perPage;
-    const rows = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, i) =>
-      legalRow(start + i + 1),
-    );
+    const length = q === 'toomany' ? perPage + 25 : Math.max(0, Math.min(perPage, total - start));
+    const rows = Array.from({ length }, (_, i) => legalRow(start + i + 1));
     res.json({ data: rows, total });
   });
   app.get(/^\/([a-z0-9-]+)\/([^/]+)\/relations$/, (req, res) => {
-    res.json({ data: { replaces: [], replaced_by: [], cites: [{ id: 'vb_2' }], cited_by: [] } });
+    const id = (req.params as Record<string, string>)[1]!;
+    if (id.endsWith('_rows')) return void res.json({ data: [{ id: 'vb_2' }] });
+    const gated = id.endsWith('_leaky') ? { content_html: LONG_HTML, content_en_html: '<p>English</p>' } : {};
+    res.json({ data: { replaces: [], replaced_by: [], cites: [{ id: 'vb_2' }], cited_by: [], ...gated } });
   });
   app.get(/^\/([a-z0-9-]+)\/([^/]+)$/, (req, res) => {
     const id = (req.params as Record<string, string>)[1]!;
     if (id.endsWith('_missing')) return void res.status(404).json({ code: 'not_found' });
     if (id.endsWith('_boom')) return void res.status(500).json({ code: 'internal' });
     if (id.endsWith('_shapeless')) return void res.json({ record: { id } });
+    if (id.endsWith('_nocode')) return void res.status(404).type('html').send('<h1>Cannot GET</h1>');
+    if (id.endsWith('_deep'))
+      return void res
+        .type('json')
+        .send(`{"data":{"id":"${id}","n":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`);
     const send = () =>
       res.json({
         data: {

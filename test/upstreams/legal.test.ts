@@ -320,13 +320,20 @@ describe.each(TEST_DATABASES)('legal upstream on $name', (tdb) => {
       '/legal-documents/vb_doesnotexist',
       '/legal-documents/tc_abc',
       '/legal-documents/vb_doesnotexist/relations',
-      '/catalogs/statuses/1',
-      '/nothing-here',
     ])('answers 404 not_found for %s', async (p) => {
       const r = await get(p);
       expect(r.status).toBe(404);
       expect(r.body.code).toBe('not_found');
     });
+
+    it.each(['/catalogs/statuses/1', '/nothing-here'])(
+      'answers 404 unknown_endpoint for %s, a path it does not serve',
+      async (p) => {
+        const r = await get(p);
+        expect(r.status).toBe(404);
+        expect(r.body.code).toBe('unknown_endpoint');
+      },
+    );
 
     it('answers 404 for an unknown sub-resource of a known document', async () => {
       const { id } = await one<{ id: string }>('SELECT id FROM legal_documents LIMIT 1');

@@ -1,21 +1,9 @@
-import { containsApiKey, hashApiKey, looksLikeApiKey } from '../../accounts/api-keys';
+import { KEY_PARAMS, containsApiKey, hashApiKey, looksLikeApiKey } from '../../accounts/api-keys';
 import type { KeyEntry } from '../../accounts/key-cache';
 import { ApiError } from '../../errors/api-error';
 import type { RequestContext } from '../context';
 import type { PolicyFactory } from '../policy';
 import type { GatewayHeaders } from '../request-headers';
-
-/** Query parameter names that carry a key: refused outright so keys never sit in URLs and logs. */
-const KEY_PARAMS = new Set([
-  'api_key',
-  'apikey',
-  'api-key',
-  'key',
-  'token',
-  'access_token',
-  'x-api-key',
-  'x_api_key',
-]);
 
 /** A key under a name of its own, or a key anywhere in a name or a value (the reference: no key in the query string). */
 const carriesKey = ([name, value]: [string, string]): boolean =>

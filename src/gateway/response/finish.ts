@@ -43,13 +43,16 @@ export async function finish(
 ): Promise<void> {
   const { res } = ctx;
   if (!ctx.requestId) ctx.requestId = ctx.meterId;
+  // Serialised before settling: a body that cannot be written (an upstream's record nested deeper
+  // than JSON.stringify goes) throws here, unsettled, and the 500 that follows gives the call back.
+  const json = JSON.stringify(out.body);
   const settling = settle(ctx, deps, out.status, out.error?.code);
   if (settling) await settling;
   // A caller already gone gets nothing written, and costs no quota read for its headers.
   if (res.headersSent || res.destroyed) return observe(ctx, deps, out, io.access);
   const pending = responseHeaders(ctx, config, deps, out);
   const headers = Array.isArray(pending) ? pending : await pending;
-  const payload = io.utf8.encode(JSON.stringify(out.body));
+  const payload = io.utf8.encode(json);
   headers.push('Content-Type', JSON_TYPE, 'Content-Length', decimal(payload.length));
   const body = ctx.req.method === 'HEAD' ? undefined : payload;
   io.defer(() => {

@@ -6,7 +6,7 @@ import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
 import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { upstreamUnavailable } from '../proxy/upstream-unavailable';
-import { shapeBody } from '../shaping/shape-body';
+import { MalformedAnswer, shapeBody } from '../shaping/shape-body';
 import type { Outcome } from './finish';
 
 function upstreamPath(ctx: RequestContext): string {
@@ -17,12 +17,15 @@ function upstreamPath(ctx: RequestContext): string {
   return route.subresource ? `${base}/${id}/${route.subresource.name}` : `${base}/${id}`;
 }
 
-function upstreamMessage(body: Buffer): string | undefined {
+/** The code, message and param of an upstream's error body (DESIGN §4), as far as they are strings. */
+function upstreamError(body: Buffer): { code?: string; message?: string; param?: string } {
   try {
-    const parsed = JSON.parse(body.toString('utf8')) as { message?: unknown };
-    return typeof parsed.message === 'string' ? parsed.message.slice(0, 300) : undefined;
+    const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    const str = (v: unknown, max: number): string | undefined =>
+      typeof v === 'string' && v !== '' ? v.slice(0, max) : undefined;
+    return { code: str(parsed.code, 64), message: str(parsed.message, 300), param: str(parsed.param, 64) };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -34,7 +37,7 @@ export async function forwardAndShape(
   proxy: UpstreamProxy,
 ): Promise<Outcome> {
   const { principal, route } = ctx;
-  const signed = deps.identity.authorization(principal!.account.id, principal!.plan.name);
+  const signed = deps.identity.authorization(proxy.name, principal!.account.id, principal!.plan.name);
   const authorization = typeof signed === 'string' ? signed : await signed;
   const t0 = performance.now();
   let reply;
@@ -56,14 +59,29 @@ export async function forwardAndShape(
     deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, (performance.now() - t0) / 1000);
   }
   ctx.upstreamStatus = reply.status;
-  // Only an id can be unknown (DESIGN §4: a list always answers 200): a list's 404 means the
-  // upstream does not serve the dataset, a server fault that must not count, not the caller's 404.
-  if (reply.status === 404 && route!.kind !== 'list') throw new ApiError('not_found');
-  if (reply.status === 422 || reply.status === 400) {
-    const message = upstreamMessage(reply.body);
-    throw new ApiError('invalid_request', message ? { message } : {});
+  // The upstream's failures reach the caller as one 503; the log keeps what each one was.
+  const refuse = (reason: string): ApiError => {
+    deps.logger.warn(
+      { req_id: ctx.requestId, upstream: proxy.name, upstream_status: reply.status, reason },
+      'upstream answer refused',
+    );
+    return upstreamUnavailable();
+  };
+  if (reply.status === 404 || reply.status === 422 || reply.status === 400) {
+    const err = upstreamError(reply.body);
+    // Only an id can be unknown, and only `404 {"code":"not_found"}` says so (DESIGN §4): a list's
+    // 404, or a 404 without that code (a path the upstream does not serve), is a server fault that
+    // must not count, not the caller's 404.
+    if (reply.status === 404) {
+      if (route!.kind !== 'list' && err.code === 'not_found') throw new ApiError('not_found');
+      throw refuse(`404 ${err.code ?? 'without a code'} on a ${route!.kind} path`);
+    }
+    throw new ApiError('invalid_request', {
+      ...(err.message ? { message: err.message } : {}),
+      ...(err.param ? { param: err.param } : {}),
+    });
   }
-  if (reply.status !== 200) throw upstreamUnavailable();
+  if (reply.status !== 200) throw refuse(`status ${reply.status}`);
   // The document exists and is new today, over the full-text cap (the meter reserved the call so
   // that an unknown id's 404 above still counts): 429, and settle gives the call back.
   if (ctx.reservation?.result.fullTextBlocked) {
@@ -79,15 +97,26 @@ export async function forwardAndShape(
   try {
     parsed = JSON.parse(reply.body.toString('utf8'));
   } catch {
-    throw upstreamUnavailable();
+    throw refuse('body is not JSON');
   }
-  const shaped = shapeBody(parsed, {
-    route: route!,
-    plan: principal!.plan,
-    page: ctx.page ?? 1,
-    perPage: ctx.perPage ?? config.raw.plans.default_per_page,
-    previewChars: config.raw.gateway.preview_chars,
-    upgradeUrl: config.raw.plans.upgrade_url,
-  });
+  let shaped;
+  try {
+    shaped = shapeBody(parsed, {
+      route: route!,
+      plan: principal!.plan,
+      page: ctx.page ?? 1,
+      perPage: ctx.perPage ?? config.raw.plans.default_per_page,
+      previewChars: config.raw.gateway.preview_chars,
+      upgradeUrl: config.raw.plans.upgrade_url,
+    });
+  } catch (err) {
+    if (err instanceof MalformedAnswer) throw refuse(err.message);
+    throw err;
+  }
+  if (shaped.mended)
+    deps.logger.warn(
+      { req_id: ctx.requestId, upstream: proxy.name, reason: shaped.mended },
+      'upstream answer mended',
+    );
   return { status: 200, body: shaped.body, ids: shaped.ids };
 }

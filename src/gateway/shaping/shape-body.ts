@@ -1,5 +1,4 @@
-import type { CompiledPlan } from '../../config/compile-config';
-import { upstreamUnavailable } from '../proxy/upstream-unavailable';
+import type { CompiledDataset, CompiledPlan } from '../../config/compile-config';
 import type { ResolvedRoute } from '../context';
 import { fieldPlanFor } from './field-plan';
 import type { FieldPlan } from './field-plan';
@@ -11,7 +10,12 @@ type Row = Record<string, unknown>;
 export interface Shaped {
   body: Record<string, unknown>;
   ids: string[];
+  /** Something the upstream got wrong that the gateway mended (logged, not shown to the caller). */
+  mended?: string;
 }
+
+/** An upstream answer outside the contract (DESIGN §4): the caller gets a 503, the log the reason. */
+export class MalformedAnswer extends Error {}
 
 const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -24,6 +28,22 @@ function lockFields(row: Row, fp: FieldPlan, previewChars: number): Row {
     if (typeof v === 'string') out[f] = htmlPreview(v, previewChars);
   }
   return out;
+}
+
+/**
+ * A sub-resource's record: the plan's field rules as on the detail, and the full-text field never
+ * in full, since only the detail opens a document against the daily full-text cap.
+ */
+function shapeSubresource(data: Row, ds: CompiledDataset, fp: FieldPlan, previewChars: number) {
+  const record = lockFields(data, fp, previewChars);
+  const ft = ds.fullTextField;
+  if (!fp.fullText || ft === undefined || !Object.hasOwn(record, ft)) return { record, locked: fp.locked };
+  const out = record === data ? { ...data } : record;
+  const v = out[ft];
+  if (ds.fields.find((f) => f.name === ft)?.preview && typeof v === 'string')
+    out[ft] = htmlPreview(v, previewChars);
+  else delete out[ft];
+  return { record: out, locked: [...fp.locked, ft] };
 }
 
 export interface ShapeInput {
@@ -39,16 +59,23 @@ export interface ShapeInput {
 export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
   const ds = s.route.dataset!;
   const fp = fieldPlanFor(ds, s.plan);
-  if (!isRecord(upstream)) throw upstreamUnavailable();
+  if (!isRecord(upstream)) throw new MalformedAnswer('body is not a JSON object');
   if (s.route.kind === 'list') {
     const { data, total } = upstream;
-    if (!Array.isArray(data) || typeof total !== 'number' || !Number.isFinite(total))
-      throw upstreamUnavailable();
-    // One pass: keep the records, lock their fields, collect their ids.
+    if (!Array.isArray(data)) throw new MalformedAnswer('list data is not an array');
+    if (!Number.isSafeInteger(total) || (total as number) < 0)
+      throw new MalformedAnswer('list total is not a non-negative integer');
+    // One pass: keep the records, lock their fields, collect their ids. Never more than the page
+    // the caller may have: an upstream that ignores per_page must not hand out a plan's ceiling.
     const rows: Row[] = [];
     const ids: string[] = [];
+    let mended: string | undefined;
     for (const item of data) {
       if (!isRecord(item)) continue;
+      if (rows.length === s.perPage) {
+        mended = `list cut to per_page ${s.perPage} from ${data.length} rows`;
+        break;
+      }
       const row = lockFields(item, fp, s.previewChars);
       rows.push(row);
       if (typeof row.id === 'string') ids.push(row.id);
@@ -57,16 +84,20 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
       body: {
         success: true,
         data: rows,
-        meta: listMeta(s.page, s.perPage, total, s.plan.max_page, fp.locked, s.upgradeUrl),
+        meta: listMeta(s.page, s.perPage, total as number, s.plan.max_page, fp.locked, s.upgradeUrl),
       },
       ids,
+      mended,
     };
   }
   const { data } = upstream;
-  if (!isRecord(data)) throw upstreamUnavailable();
-  const record = s.route.kind === 'detail' ? lockFields(data, fp, s.previewChars) : data;
+  if (!isRecord(data)) throw new MalformedAnswer(`${s.route.kind} data is not a JSON object`);
+  const { record, locked } =
+    s.route.kind === 'detail'
+      ? { record: lockFields(data, fp, s.previewChars), locked: fp.locked }
+      : shapeSubresource(data, ds, fp, s.previewChars);
   return {
-    body: { success: true, data: record, meta: { locked_fields: fp.locked, upgrade_url: s.upgradeUrl } },
+    body: { success: true, data: record, meta: { locked_fields: locked, upgrade_url: s.upgradeUrl } },
     ids: s.route.kind === 'detail' && s.route.id ? [s.route.id] : [],
   };
 }

@@ -9,7 +9,7 @@ const SQL = `SELECT ${list('from_id', 'to_id', 'replaces')} AS replaces, ${list(
   ${list('from_id', 'to_id', 'cites')} AS cites, ${list('to_id', 'from_id', 'cites')} AS cited_by`;
 
 /** GET /legal-documents/{id}/relations: the four directions of the replacement and citation graph. */
-export async function legalRelations(db: Queryable, id: string): Promise<unknown> {
+export async function legalRelations(db: Queryable, id: string): Promise<Record<string, unknown> | null> {
   const r = await db.query(SQL, [id]);
   return r.rows[0] ?? null;
 }

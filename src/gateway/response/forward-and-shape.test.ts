@@ -1,0 +1,132 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { startHarness } from '../../../test/support/gateway-harness';
+import type { Harness } from '../../../test/support/gateway-harness';
+import { createLogger } from '../../util/logger';
+
+let h: Harness;
+const logged: Record<string, unknown>[] = [];
+beforeAll(async () => {
+  // Relations open to every plan here, so a sub-resource meets each plan's field rules.
+  h = await startHarness((raw) => {
+    const legal = raw.datasets.datasets.find((d) => d.path === 'legal-documents')!;
+    legal.subresources.relations!.min_plan = 'free';
+  });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logged.push(JSON.parse(line));
+      done();
+    },
+  });
+  h.deps.logger = createLogger('info', sink);
+});
+afterAll(() => h.close());
+
+const get = (key: string, path: string) => request(h.gw.app).get(path).set('X-Api-Key', key);
+const used = async (key: string): Promise<number> => (await get(key, '/v1/me')).body.data.quota.monthly_used;
+
+describe('upstream answers: happy path', () => {
+  it('cuts a list to the page the caller may have when the upstream sends more rows, and logs it', async () => {
+    const { key } = await h.account('pro');
+    const res = await get(key, '/v1/legal-documents?q=toomany&per_page=5');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(5);
+    expect(res.body.meta.per_page).toBe(5);
+    expect(logged.at(-1)).toMatchObject({ msg: 'upstream answer mended', upstream: 'legal' });
+  });
+
+  it("passes the upstream's 422 message and parameter to the caller, and does not count it", async () => {
+    const { key } = await h.account('pro');
+    const res = await get(key, '/v1/legal-documents?q=bad');
+    expect([res.status, res.body.code, res.body.param]).toEqual([422, 'invalid_request', 'issued_from']);
+    expect(res.body.message).toBe('issued_from after issued_to');
+    expect(await used(key)).toBe(0);
+  });
+});
+
+describe('upstream answers: errors', () => {
+  it.each([
+    [
+      "a detail 404 without the contract's code (a path the upstream does not serve)",
+      '/v1/legal-documents/vb_nocode',
+      /^404 without a code/,
+    ],
+    ['a list total below zero', '/v1/legal-documents?q=negative', /total/],
+    ['a list total that is not a whole number', '/v1/legal-documents?q=fraction', /total/],
+    [
+      'a sub-resource whose data is an array',
+      '/v1/legal-documents/vb_rows/relations',
+      /subresource data is not a JSON object/,
+    ],
+  ])(
+    'answers 503 search_unavailable, uncounted, with the reason in the log, for %s',
+    async (_what, path, reason) => {
+      const { key } = await h.account('pro');
+      const res = await get(key, path);
+      expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([
+        503,
+        'search_unavailable',
+        '5',
+      ]);
+      expect(logged.at(-1)).toMatchObject({ msg: 'upstream answer refused', upstream: 'legal' });
+      expect(String(logged.at(-1)!.reason)).toMatch(reason);
+      expect(await used(key)).toBe(0);
+    },
+  );
+
+  it('still counts a detail 404 that says not_found: the caller asked for an unknown id', async () => {
+    const { key } = await h.account('pro');
+    expect((await get(key, '/v1/legal-documents/vb_missing')).status).toBe(404);
+    expect(await used(key)).toBe(1);
+  });
+
+  it('answers 500 internal_error for a record nested too deep to write, and gives the call back', async () => {
+    const { key } = await h.account('pro');
+    const res = await get(key, '/v1/legal-documents/vb_deep');
+    expect([res.status, res.body]).toEqual([
+      500,
+      { success: false, code: 'internal_error', message: expect.any(String) },
+    ]);
+    expect(await used(key)).toBe(0);
+  });
+});
+
+describe('upstream answers: security', () => {
+  it("applies the plan's field rules to a sub-resource as to the detail", async () => {
+    const { key } = await h.account('free');
+    const res = await get(key, '/v1/legal-documents/vb_leaky/relations');
+    expect(res.status).toBe(200);
+    expect(res.body.data).not.toHaveProperty('content_en_html');
+    expect(String(res.body.data.content_html).length).toBeLessThan(1500);
+    expect(res.body.data.cites).toEqual([{ id: 'vb_2' }]);
+    expect(res.body.meta.locked_fields).toEqual(expect.arrayContaining(['content_html', 'content_en_html']));
+  });
+
+  it('never gives the full text through a sub-resource, which only the detail opens against the daily cap', async () => {
+    const { key } = await h.account('pro');
+    const res = await get(key, '/v1/legal-documents/vb_leaky/relations');
+    expect(res.status).toBe(200);
+    expect(String(res.body.data.content_html).length).toBeLessThan(1500);
+    expect(res.body.data.content_en_html).toBe('<p>English</p>');
+    expect(res.body.meta.locked_fields).toContain('content_html');
+    expect((await get(key, '/v1/me')).body.data.quota.full_text_used_today).toBe(0);
+    const plain = await get(key, '/v1/legal-documents/vb_1/relations');
+    expect(plain.body.meta.locked_fields).toEqual([]);
+  });
+
+  it('never hands the bulk-extraction watch more ids than a page holds', async () => {
+    const { key } = await h.account('free');
+    const watched: number[] = [];
+    const record = h.deps.onIdsReturned!;
+    h.deps.onIdsReturned = (acc, ds, ids, plan) => {
+      watched.push(ids.length);
+      record(acc, ds, ids, plan);
+    };
+    try {
+      expect((await get(key, '/v1/legal-documents?q=toomany&per_page=5')).status).toBe(200);
+      expect(watched).toEqual([5]);
+    } finally {
+      h.deps.onIdsReturned = record;
+    }
+  });
+});
