@@ -1,4 +1,5 @@
 import { KEY_PARAMS } from '../accounts/api-keys';
+import { COORDINATE } from '../upstream-kit/parse-point';
 import type { ParamSpec } from './datasets-schema';
 
 export type ParamCheck = { ok: true; value: string } | { ok: false; reason: string };
@@ -18,7 +19,6 @@ export interface ParamValidator {
 const INTEGER = /^-?\d{1,15}$/;
 const ID = /^\d{1,10}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const NUMBER = /^-?\d{1,3}(\.\d{1,12})?$/;
 
 /** A real calendar date (no 2025-02-30), years 1000–9999. */
 export function isCalendarDate(s: string): boolean {
@@ -36,7 +36,12 @@ const bad = (reason: string): ParamCheck => ({ ok: false, reason });
 function checker(spec: ParamSpec): (raw: string) => ParamCheck {
   switch (spec.type) {
     case 'string':
-      return (raw) => ([...raw].length <= spec.max_length ? ok(raw) : bad(`dài tối đa ${spec.max_length} ký tự`));
+      // Characters as a reader counts them: code points of the composed (NFC) form, so "ế" sent
+      // decomposed (e + two marks) is one, as it is sent composed.
+      return (raw) =>
+        [...raw].length <= spec.max_length || [...raw.normalize('NFC')].length <= spec.max_length
+          ? ok(raw)
+          : bad(`dài tối đa ${spec.max_length} ký tự`);
     case 'integer':
       return (raw) => {
         if (!INTEGER.test(raw)) return bad('phải là số nguyên');
@@ -68,7 +73,7 @@ function checker(spec: ParamSpec): (raw: string) => ParamCheck {
     case 'point':
       return (raw) => {
         const parts = raw.split(',').map((s) => s.trim());
-        if (parts.length !== 2 || !parts.every((p) => NUMBER.test(p))) return bad('phải có dạng lat,lng (độ thập phân)');
+        if (parts.length !== 2 || !parts.every((p) => COORDINATE.test(p))) return bad('phải có dạng lat,lng (độ thập phân)');
         const [lat, lng] = parts.map(Number) as [number, number];
         if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return bad('vĩ độ trong [-90, 90], kinh độ trong [-180, 180]');
         return ok(`${lat},${lng}`);

@@ -88,7 +88,7 @@ export function paramSchema(spec: ParamSpec): SchemaObject {
     case 'point':
       return {
         type: 'string',
-        pattern: '^\\s*-?\\d{1,3}(\\.\\d{1,12})?\\s*,\\s*-?\\d{1,3}(\\.\\d{1,12})?\\s*$',
+        pattern: '^\\s*-?\\d{1,3}(\\.\\d{1,20})?\\s*,\\s*-?\\d{1,3}(\\.\\d{1,20})?\\s*$',
         examples: ['21.0285,105.8542'],
       };
   }

@@ -4,11 +4,14 @@
  * the planner can estimate it and use the trigram index.
  */
 export function foldText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[đĐ]/g, 'd')
-    .toLowerCase();
+  return (
+    text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      // Đ/đ, and the look-alike eth Ð/ð that text from older encodings carries (unaccent folds it too).
+      .replace(/[đĐðÐ]/g, 'd')
+      .toLowerCase()
+  );
 }
 
 /** Splits folded keywords into words; punctuation other than the code characters - / . separates words. */

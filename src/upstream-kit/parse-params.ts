@@ -20,8 +20,9 @@ export function parseParam(name: string, raw: string, spec: ParamType): ParamVal
   switch (spec.type) {
     case 'string': {
       const max = spec.maxLength ?? 200;
-      // Characters as the gateway counts them (code points): an emoji is one, not two UTF-16 units.
-      if (raw.length > max && [...raw].length > max)
+      // Characters as the gateway counts them (code points of the NFC form): an emoji is one, not
+      // two UTF-16 units, and a decomposed "ế" one, not three.
+      if (raw.length > max && [...raw].length > max && [...raw.normalize('NFC')].length > max)
         throw invalidParam(name, `Tham số ${name} dài quá ${max} ký tự.`);
       return raw;
     }

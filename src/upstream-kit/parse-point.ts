@@ -7,13 +7,17 @@ export interface LatLng {
   lng: number;
 }
 
-// Same shape the gateway accepts (src/config/param-validators.ts), so a value it forwards always parses.
-const NUMBER = /^-?\d{1,3}(\.\d{1,12})?$/;
+/**
+ * A coordinate in decimal degrees, as the gateway accepts it too (src/config/param-validators.ts),
+ * so a value it forwards always parses: up to 20 decimals, since a double printed by a program
+ * (21.028499999999998) carries 15 or more.
+ */
+export const COORDINATE = /^-?\d{1,3}(\.\d{1,20})?$/;
 
 /** Parses "lat,lng"; undefined when malformed or out of range. */
 export function readLatLng(raw: string): LatLng | undefined {
   const parts = raw.split(',').map((s) => s.trim());
-  if (parts.length !== 2 || !parts.every((p) => NUMBER.test(p))) return undefined;
+  if (parts.length !== 2 || !parts.every((p) => COORDINATE.test(p))) return undefined;
   const [lat, lng] = parts.map(Number) as [number, number];
   if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return undefined;
   return { lat, lng };

@@ -48,6 +48,15 @@ describe('reconciling the shipped files', () => {
     });
   });
 
+  it('writes every name with single spaces and none at the ends, as the sources do not always ("Xã Cò  Nòi")', () => {
+    const names = [d.provinces, d.wards, d.legacyProvinces, d.legacyWards].flatMap((units) =>
+      units.flatMap((u) => [u.name, u.fullName]),
+    );
+    expect(names.length).toBeGreaterThan(2 * 13_000);
+    expect(names.filter((n) => /\s\s|^\s|\s$/.test(n))).toEqual([]);
+    expect(d.legacyWards.find((u) => u.code === '04138')?.fullName).toBe('Xã Cò Nòi');
+  });
+
   it('gives every new unit a boundary, an area and a bounding box', () => {
     for (const u of [...d.provinces, ...d.wards]) {
       expect({ code: u.code, geometry: u.geometry !== null, area: (u.areaKm2 ?? 0) > 0 }).toEqual({

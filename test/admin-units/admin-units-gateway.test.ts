@@ -80,6 +80,15 @@ describe('admin-units through the gateway', () => {
     expect(await used(key)).toBe(1);
   });
 
+  it('finds a point written as a program prints a double, with 15 decimals', async () => {
+    const { key } = await h.account('free');
+    const r = await get(key, '/v1/ward-boundaries?point=21.028499999999998,105.85420000000001');
+    expect([r.status, r.body.data.map((w: { full_name: string }) => w.full_name)]).toEqual([
+      200,
+      ['Phường Hoàn Kiếm'],
+    ]);
+  });
+
   it('answers an empty page at sea, still one call', async () => {
     const { key } = await h.account('free');
     const r = await get(key, '/v1/province-boundaries?point=15.0,112.0');

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { foldText } from '../../src/upstream-kit';
 import { unitId } from '../support/admin-unit-ids';
 import { migrate } from '../../src/db/migrate';
 import { adminUnitsUpstream } from '../../src/upstreams/admin-units/admin-units-upstream';
@@ -24,6 +25,7 @@ const TOTALS: Record<string, number> = {
 interface Unit {
   id: string;
   code: string;
+  name?: string;
   full_name: string;
   level: string;
   coverage?: string;
@@ -167,6 +169,25 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       expect((await list('/provinces?level=tinh')).total).toBe(27);
       expect(codes((await list('/provinces?amended=true')).data)).toEqual(['75']);
       expect((await list('/provinces?amended=false')).total).toBe(33);
+    });
+
+    it('q: each word starts a word of the name, the unit named so comes first, and an eth is a d', async () => {
+      const ha = await list('/provinces?q=h%C3%A0');
+      expect(ha.data[0]!.name).toBe('Hà Nội');
+      // Not every "Thành phố", "Châu" or "Thanh" holding the letters "ha".
+      for (const p of ha.data) expect(p.name).toMatch(/^H|\sH/);
+      const phuAn = await list('/wards?q=ph%C3%BA+an');
+      expect(phuAn.data[0]!.name).toBe('Phú An');
+      expect(phuAn.total).toBeLessThan(100);
+      // The units whose own name holds both words come before those where "Phường" holds one.
+      expect(phuAn.data.slice(0, 2).map((w) => w.name)).toEqual(['Phú An', 'Phú An']);
+      const inName = phuAn.data.map((w) => {
+        const words = foldText(w.name!).split(' ');
+        return words.some((x) => x.startsWith('phu')) && words.some((x) => x.startsWith('an'));
+      });
+      expect(inName.indexOf(false)).toBeGreaterThan(0);
+      expect(inName.slice(inName.indexOf(false))).not.toContain(true);
+      expect(codes((await list('/provinces?q=%C3%90a+nang')).data)).toEqual(['48']);
     });
 
     it('wards: q, province_code, level, code, amended, together', async () => {

@@ -133,6 +133,25 @@ describe('validate: errors', () => {
     expect(me.body.data.quota.monthly_used).toBe(0);
   });
 
+  it('counts a keyword in characters, the same composed or decomposed (NFC or NFD)', async () => {
+    const q = (n: number) => encodeURIComponent('ế'.repeat(n).normalize('NFD'));
+    expect((await get(`/v1/legal-documents?q=${q(200)}`)).status).toBe(200);
+    const over = await get(`/v1/legal-documents?q=${q(201)}`);
+    expect([over.status, over.body.param]).toEqual([422, 'q']);
+  });
+
+  it('answers 422 for a declared parameter in bracket form (type_id[]=1), which would otherwise match everything', async () => {
+    h.stub.seen.length = 0;
+    for (const qs of ['q=luat&type_id[]=1', 'q=luat&type_id%5B0%5D=1', 'q=luat&agency_id[x]=2']) {
+      const res = await get(`/v1/legal-documents?${qs}`);
+      expect([qs, res.status, res.body.code]).toEqual([qs, 422, 'invalid_request']);
+      expect(res.body.param).toMatch(/^(type_id|agency_id)$/);
+    }
+    expect(h.stub.seen).toHaveLength(0);
+    // An undeclared name in brackets is only ignored, like any unknown parameter.
+    expect((await get('/v1/legal-documents?q=luat&tags[]=x')).status).toBe(200);
+  });
+
   it('answers 422 page_limit past the plan maximum, with upgrade_url', async () => {
     const free = (await h.account('free')).key;
     const res = await request(h.gw.app).get('/v1/legal-documents?q=luat&page=6').set('X-Api-Key', free);

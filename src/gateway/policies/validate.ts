@@ -21,7 +21,19 @@ function pageNumber(ctx: RequestContext, name: string, raw: string | undefined):
 function givenOnce(ctx: RequestContext, params?: ReadonlyMap<string, unknown>): Map<string, string> {
   const seen = new Map<string, string>();
   for (const [name, value] of ctx.query) {
-    if (name !== 'page' && name !== 'per_page' && !params?.has(name)) continue;
+    if (name !== 'page' && name !== 'per_page' && !params?.has(name)) {
+      // Unknown names are ignored, but `province_code[]` or `code[0]` is a filter some client
+      // library spelled its own way: answered with every record, it would look like a match.
+      const bracket = name.indexOf('[');
+      if (bracket > 0 && name.endsWith(']') && (params?.has(name.slice(0, bracket)) ?? false)) {
+        const base = name.slice(0, bracket);
+        throw new ApiError('invalid_request', {
+          param: base,
+          message: `Tham số ${base} được truyền một lần, dạng ${base}=giá trị (không có ngoặc vuông).`,
+        });
+      }
+      continue;
+    }
     if (seen.has(name)) {
       throw new ApiError('invalid_request', {
         param: name,

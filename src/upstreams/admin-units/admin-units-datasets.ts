@@ -1,5 +1,5 @@
-import type { DatasetSpec, FilterSpec, SearchSpec } from '../../upstream-kit';
-import { eq, pointOf } from '../../upstream-kit';
+import type { DatasetSpec, FilterSpec, SearchSpec, SortContext } from '../../upstream-kit';
+import { eq, pointOf, relevanceOrder } from '../../upstream-kit';
 import {
   amended,
   bbox,
@@ -22,12 +22,40 @@ const linked = (sql: (p: string) => string): FilterSpec => ({
   where: sql,
 });
 
-/** q: every word, diacritics-insensitive, in the Vietnamese or English full name. */
-const nameSearch = (...columns: string[]): SearchSpec => ({
-  param: 'q',
-  defaultMode: 'name',
-  modes: { name: { columns, match: 'words' } },
-});
+/**
+ * q: every word starts a word of the name, the Vietnamese full name or the English one, diacritics
+ * optional ("ha" finds Hà Nội and Hải Phòng, not every "Thành phố"; "phu an" finds Phú An, not
+ * every Phường with an "an" somewhere). Best first: units whose name itself holds every word (not
+ * only their type, "Phường"), then the name itself, names starting with the keywords or holding
+ * them as a phrase, shorter ones, then by code. Without q: by code.
+ */
+const byName = (alias: string, english: boolean): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> => {
+  const columns = [`${alias}.name`, `${alias}.full_name`, ...(english ? [`${alias}.full_name_en`] : [])];
+  const search: SearchSpec = {
+    param: 'q',
+    defaultMode: 'name',
+    modes: { name: { columns, match: 'prefix' } },
+  };
+  const byCode = `${alias}.code`;
+  const orderBy = (ctx: SortContext): string => {
+    if (!ctx.keywords || !ctx.searchedExpr) return byCode;
+    // Prefix-mode keywords are [a-z0-9] terms joined by spaces: nothing in them is tsquery syntax.
+    const terms = ctx.bind(
+      ctx.keywords
+        .split(' ')
+        .map((t) => `${t}:*`)
+        .join(' & '),
+    );
+    const inName = `to_tsvector('simple'::regconfig, ${ctx.searchedExpr}) @@ to_tsquery('simple'::regconfig, ${terms})`;
+    return `(${inName}) DESC, ${relevanceOrder(ctx, byCode)}`;
+  };
+  return {
+    search,
+    // Not a public parameter (datasets.yaml declares none, so the gateway never forwards one).
+    sort: { param: 'sort', default: 'relevance', options: { relevance: { orderBy } } },
+    defaultOrder: byCode,
+  };
+};
 
 /** The 34 provinces after 1 July 2025. */
 export const provinces: DatasetSpec = {
@@ -57,8 +85,7 @@ export const provinces: DatasetSpec = {
     level: level('p.level', PROVINCE_LEVELS),
     amended: flag(amended('p')),
   },
-  search: nameSearch('p.full_name', 'p.full_name_en'),
-  defaultOrder: 'p.code',
+  ...byName('p', true),
 };
 
 /** The 3,321 wards, communes and special zones after 1 July 2025. */
@@ -90,8 +117,7 @@ export const wards: DatasetSpec = {
     level: level('w.level', WARD_LEVELS),
     amended: flag(amended('w')),
   },
-  search: nameSearch('w.full_name', 'w.full_name_en'),
-  defaultOrder: 'w.code',
+  ...byName('w', true),
 };
 
 /** The 63 provinces before 1 July 2025, each with the new province it became part of. */
@@ -117,8 +143,7 @@ export const legacyProvinces: DatasetSpec = {
         `EXISTS (SELECT 1 FROM admin_province_links l WHERE l.old_code = o.code AND l.new_code = ${p}::text)`,
     ),
   },
-  search: nameSearch('o.full_name'),
-  defaultOrder: 'o.code',
+  ...byName('o', false),
 };
 
 /** The communes before 1 July 2025 (and five island districts that had none), with their new ward(s). */
@@ -149,8 +174,7 @@ export const legacyWards: DatasetSpec = {
         WHERE l.old_code = o.code AND n.province_code = ${p}::text)`,
     ),
   },
-  search: nameSearch('o.full_name'),
-  defaultOrder: 'o.code',
+  ...byName('o', false),
 };
 
 /**
@@ -194,8 +218,7 @@ export function boundaryDatasets(boundaries: () => Promise<AdminBoundaries>): Da
       point: pointFilter('p.code', boundaries, (b) => b.provinces),
       code: code('p.code'),
     },
-    search: nameSearch('p.full_name', 'p.full_name_en'),
-    defaultOrder: 'p.code',
+    ...byName('p', true),
   };
   const wardBoundaries: DatasetSpec = {
     path: 'ward-boundaries',
@@ -219,10 +242,9 @@ export function boundaryDatasets(boundaries: () => Promise<AdminBoundaries>): Da
       code: code('w.code'),
       province_code: code('w.province_code'),
     },
-    search: nameSearch('w.full_name', 'w.full_name_en'),
+    ...byName('w', true),
     // A boundary is large: a list always narrows to a point, a code, a province or a name.
     requireOneOf: ['point', 'code', 'province_code', 'q'],
-    defaultOrder: 'w.code',
   };
   return [provinceBoundaries, wardBoundaries];
 }

@@ -23,7 +23,7 @@ const PREFIXES: readonly (readonly [string, string])[] = [
  * "xã Bắc Sơn" and "Thị Trấn …".
  */
 export function splitUnitName(fullName: string): { level: string; name: string } {
-  const text = fullName.normalize('NFC').trim();
+  const text = tidySpaces(fullName);
   const lower = text.toLowerCase();
   for (const [prefix, level] of PREFIXES) {
     if (lower.startsWith(prefix)) return { level, name: text.slice(prefix.length).trim() };
@@ -38,9 +38,14 @@ export function levelOf<L extends string>(fullName: string, allowed: readonly L[
   return level as L;
 }
 
+/** NFC, single spaces, none at the ends: the sources have "Xã Cò  Nòi" and trailing spaces. */
+function tidySpaces(text: string): string {
+  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
+}
+
 /** "xã Bắc Sơn" → "Xã Bắc Sơn": the type word always starts upper case. */
 export function tidyFullName(fullName: string): string {
-  const t = fullName.normalize('NFC').trim();
+  const t = tidySpaces(fullName);
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
