@@ -2538,9 +2538,9 @@ export interface components {
     'X-RateLimit-Limit': string;
     /** @description Số yêu cầu còn lại trong phút hiện tại / Requests left in the current minute. */
     'X-RateLimit-Remaining': string;
-    /** @description Chính sách giới hạn (IETF draft-ietf-httpapi-ratelimit-headers): "minute" và "month" / Quota policies (IETF RateLimit fields): a "minute" and a "month" policy, e.g. `"minute";q=60;w=60, "month";q=20000;w=2678400`. */
+    /** @description Chính sách giới hạn (IETF draft-ietf-httpapi-ratelimit-headers): "second", "minute", "day" và "month" / Quota policies (IETF RateLimit fields), one per limit that can refuse a call, e.g. `"second";q=5;w=1, "minute";q=60;w=60, "day";q=2000;w=86400, "month";q=20000;w=2678400`. */
     'RateLimit-Policy': string;
-    /** @description Lượt còn lại và số giây đến khi đặt lại, theo từng chính sách / Remaining units and seconds to reset per policy, e.g. `"minute";r=59;t=42, "month";r=19990;t=864000`. */
+    /** @description Lượt còn lại và số giây đến khi đặt lại, theo từng chính sách; "month" gồm cả lượt mua thêm còn lại khi đã hết hạn mức tháng / Remaining units and seconds to reset per policy; once the monthly quota is spent and extra credits pay, "month" counts the credits left, e.g. `"second";r=4;t=1, "minute";r=59;t=42, "day";r=1990;t=50400, "month";r=19990;t=864000`. */
     RateLimit: string;
     /** @description Số giây cần chờ trước khi thử lại / Seconds to wait before retrying. */
     'Retry-After': string;

@@ -17,7 +17,7 @@ export interface CompiledPlan extends PlanLimits {
   rank: number;
   /** Its counting limits as the meter store takes them: one object per plan (the Redis store keeps their text per object). */
   meterLimits: MeterLimits;
-  /** Its IETF RateLimit-Policy field value: one "minute" and one "month" policy, fixed by the plan. */
+  /** Its IETF RateLimit-Policy field value: a "second", "minute", "day" and "month" policy, fixed by the plan. */
   rateLimitPolicy: string;
 }
 
@@ -145,7 +145,7 @@ export function compileConfig(raw: RawConfig): RuntimeConfig {
     name,
     rank,
     meterLimits: { perSecond: p.per_second, perMinute: p.per_minute, daily: p.daily_calls, monthly: p.monthly_calls },
-    rateLimitPolicy: `"minute";q=${p.per_minute};w=60, "month";q=${p.monthly_calls};w=${MONTH_WINDOW_S}`,
+    rateLimitPolicy: `"second";q=${p.per_second};w=1, "minute";q=${p.per_minute};w=60, "day";q=${p.daily_calls};w=86400, "month";q=${p.monthly_calls};w=${MONTH_WINDOW_S}`,
   }));
   const plans = new Map(planList.map((p) => [p.name, p]));
   const rankOf = (plan: string, at: string): number => {

@@ -54,6 +54,8 @@ export interface RequestContext {
   perPage?: number;
   reservation?: Reservation;
   usage?: Usage;
+  /** Extra credits left after this call spent one (the monthly quota is gone): the month's real remainder. */
+  creditsLeft?: number;
   upstreamStatus?: number;
   upstreamMs?: number;
 }

@@ -55,6 +55,7 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
         perPage: undefined,
         reservation: undefined,
         usage: undefined,
+        creditsLeft: undefined,
         upstreamStatus: undefined,
         upstreamMs: undefined,
       };

@@ -104,13 +104,21 @@ describe('meter: counting', () => {
     expect(m.headers['ratelimit']).toContain('"month";r=4');
   });
 
-  it("states each plan's own minute and month quotas in RateLimit-Policy", async () => {
+  it("states each plan's own second, minute, day and month quotas in RateLimit-Policy", async () => {
     const tiny = await h.account('tiny');
     const slow = await h.account('slow');
     const a = await get(tiny.key, '/v1/legal-documents?q=luat');
     const b = await get(slow.key, '/v1/legal-documents?q=luat');
-    expect(a.headers['ratelimit-policy']).toBe('"minute";q=100;w=60, "month";q=5;w=2678400');
-    expect(b.headers['ratelimit-policy']).toBe('"minute";q=3;w=60, "month";q=100;w=2678400');
+    expect(a.headers['ratelimit-policy']).toBe(
+      '"second";q=100;w=1, "minute";q=100;w=60, "day";q=4;w=86400, "month";q=5;w=2678400',
+    );
+    expect(b.headers['ratelimit-policy']).toBe(
+      '"second";q=2;w=1, "minute";q=3;w=60, "day";q=100;w=86400, "month";q=100;w=2678400',
+    );
+    // 10:00 in Asia/Ho_Chi_Minh: 14 hours to the day's end.
+    expect(a.headers.ratelimit).toMatch(
+      /^"second";r=99;t=1, "minute";r=99;t=\d+, "day";r=3;t=50400, "month";r=4;t=\d+$/,
+    );
   });
 });
 
@@ -155,6 +163,8 @@ describe('meter: limits', () => {
     const viaCredit = await get(acc.key, '/v1/legal-documents?q=luat');
     expect(viaCredit.status).toBe(200);
     expect(viaCredit.headers['x-quota-remaining']).toBe('0');
+    // The plan's quota is spent, but paid calls remain until the credit is used: here none.
+    expect(viaCredit.headers.ratelimit).toMatch(/"month";r=0;t=\d+$/);
     expect(await h.deps.credits.balance(acc.id)).toBe(0);
     const res = await get(acc.key, '/v1/legal-documents?q=luat');
     expect(res.status).toBe(429);
@@ -212,6 +222,12 @@ describe('meter: limits', () => {
     h.clock.advance(86_400_000);
     for (let i = 0; i < 2; i++) await get(acc.key, '/v1/legal-documents?q=luat');
     expect(await h.deps.credits.balance(acc.id)).toBe(3);
+    // Paid by a credit: X-Quota-Remaining is the plan's quota left, the "month" remainder the
+    // calls still open this month, the credits left included.
+    const paid = await get(acc.key, '/v1/legal-documents?q=luat');
+    expect([paid.status, paid.headers['x-quota-remaining']]).toEqual([200, '0']);
+    expect(paid.headers.ratelimit).toMatch(/"month";r=2;t=\d+$/);
+    await h.deps.credits.purchase(acc.id, 1, 'order-2b');
     expect((await get(acc.key, '/v1/legal-documents?q=boom')).status).toBe(503);
     expect(await h.deps.credits.balance(acc.id)).toBe(3);
     expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
@@ -227,6 +243,8 @@ describe('meter: limits', () => {
     expect(res.status).toBe(429);
     expect(res.body.code).toBe('rate_limited');
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The fields a client paces itself by say so too: nothing left this second.
+    expect(res.headers.ratelimit).toMatch(/^"second";r=0;t=1, /);
   });
 
   it('shares the quota between the keys of one account', async () => {

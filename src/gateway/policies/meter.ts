@@ -84,6 +84,7 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
           });
         }
         ctx.reservation.creditsSpent = true;
+        ctx.creditsLeft = spend.balance;
       }
       deps.metrics.quotaReservations.inc({ result: result.source });
       // An id that cannot exist is still a detail call for an unknown id: it counts (API reference, Limits).

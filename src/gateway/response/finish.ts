@@ -82,14 +82,14 @@ function responseHeaders(
     if (!ctx.usage) {
       return deps.meter.peek(principal.account.id, windows).then(
         (usage) => {
-          appendQuotaHeaders(headers, principal.plan, usage, windows);
+          appendQuotaHeaders(headers, principal.plan, usage, windows, ctx.creditsLeft);
           return errorHeaders(headers, out);
         },
         // Counters unreachable: the answer still goes out, without quota headers.
         () => errorHeaders(headers, out),
       );
     }
-    appendQuotaHeaders(headers, principal.plan, ctx.usage, windows);
+    appendQuotaHeaders(headers, principal.plan, ctx.usage, windows, ctx.creditsLeft);
   }
   return errorHeaders(headers, out);
 }

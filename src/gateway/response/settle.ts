@@ -48,7 +48,10 @@ async function giveBack(
 ): Promise<void> {
   try {
     await deps.meter.refund(back);
-    if (creditBack) await deps.credits.refundSpend(back.accountId, ctx.meterId);
+    if (creditBack) {
+      await deps.credits.refundSpend(back.accountId, ctx.meterId);
+      if (ctx.creditsLeft !== undefined) ctx.creditsLeft += ctx.reservation!.result.creditCalls;
+    }
     deps.metrics.quotaRefunds.inc({ reason });
     if (ctx.usage) ctx.usage = usageAfterRefund(ctx.usage, back);
   } catch (err) {
