@@ -29,6 +29,15 @@ function upstreamError(body: Buffer): { code?: string; message?: string; param?:
   }
 }
 
+/** The upstream's failures reach the caller as one 503; the log keeps what each one was. */
+function refused(ctx: RequestContext, deps: GatewayDeps, upstream: string, reason: string): ApiError {
+  deps.logger.warn(
+    { req_id: ctx.requestId, upstream, upstream_status: ctx.upstreamStatus, reason },
+    'upstream answer refused',
+  );
+  return upstreamUnavailable();
+}
+
 /** Proxy step (9) and shape step (10): forward with an identity assertion, map the answer to the envelope. */
 export async function forwardAndShape(
   ctx: RequestContext,
@@ -59,14 +68,6 @@ export async function forwardAndShape(
     deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, (performance.now() - t0) / 1000);
   }
   ctx.upstreamStatus = reply.status;
-  // The upstream's failures reach the caller as one 503; the log keeps what each one was.
-  const refuse = (reason: string): ApiError => {
-    deps.logger.warn(
-      { req_id: ctx.requestId, upstream: proxy.name, upstream_status: reply.status, reason },
-      'upstream answer refused',
-    );
-    return upstreamUnavailable();
-  };
   if (reply.status === 404 || reply.status === 422 || reply.status === 400) {
     const err = upstreamError(reply.body);
     // Only an id can be unknown, and only `404 {"code":"not_found"}` says so (DESIGN §4): a list's
@@ -74,14 +75,14 @@ export async function forwardAndShape(
     // must not count, not the caller's 404.
     if (reply.status === 404) {
       if (route!.kind !== 'list' && err.code === 'not_found') throw new ApiError('not_found');
-      throw refuse(`404 ${err.code ?? 'without a code'} on a ${route!.kind} path`);
+      throw refused(ctx, deps, proxy.name, `404 ${err.code ?? 'without a code'} on a ${route!.kind} path`);
     }
     throw new ApiError('invalid_request', {
       ...(err.message ? { message: err.message } : {}),
       ...(err.param ? { param: err.param } : {}),
     });
   }
-  if (reply.status !== 200) throw refuse(`status ${reply.status}`);
+  if (reply.status !== 200) throw refused(ctx, deps, proxy.name, `status ${reply.status}`);
   // The document exists and is new today, over the full-text cap (the meter reserved the call so
   // that an unknown id's 404 above still counts): 429, and settle gives the call back.
   if (ctx.reservation?.result.fullTextBlocked) {
@@ -97,7 +98,7 @@ export async function forwardAndShape(
   try {
     parsed = JSON.parse(reply.body.toString('utf8'));
   } catch {
-    throw refuse('body is not JSON');
+    throw refused(ctx, deps, proxy.name, 'body is not JSON');
   }
   let shaped;
   try {
@@ -110,7 +111,7 @@ export async function forwardAndShape(
       upgradeUrl: config.raw.plans.upgrade_url,
     });
   } catch (err) {
-    if (err instanceof MalformedAnswer) throw refuse(err.message);
+    if (err instanceof MalformedAnswer) throw refused(ctx, deps, proxy.name, err.message);
     throw err;
   }
   if (shaped.mended)
