@@ -38,7 +38,11 @@ export function settle(
   return giveBack(ctx, deps, back, refundCalls && r.creditsSpent, code ?? String(status));
 }
 
-/** Settlement's only waits: the refund, and the credit given back when a paid call did not count. */
+/**
+ * Settlement's only waits: the refund, and the credit given back when a paid call did not count.
+ * Two stores, each tried whatever the other did: Redis being down must not keep a purchased credit
+ * spent (PostgreSQL), nor the other way round.
+ */
 async function giveBack(
   ctx: RequestContext,
   deps: GatewayDeps,
@@ -46,16 +50,24 @@ async function giveBack(
   creditBack: boolean,
   reason: string,
 ): Promise<void> {
+  let refunded = true;
   try {
     await deps.meter.refund(back);
-    if (creditBack) {
-      await deps.credits.refundSpend(back.accountId, ctx.meterId);
-      if (ctx.creditsLeft !== undefined) ctx.creditsLeft += ctx.reservation!.result.creditCalls;
-    }
-    deps.metrics.quotaRefunds.inc({ reason });
     if (ctx.usage) ctx.usage = usageAfterRefund(ctx.usage, back);
   } catch (err) {
+    refunded = false;
     deps.metrics.quotaRefundFailures.inc();
     deps.logger.error({ err, req_id: ctx.requestId, account_id: back.accountId }, 'refund failed');
   }
+  if (creditBack) {
+    try {
+      await deps.credits.refundSpend(back.accountId, ctx.meterId);
+      if (ctx.creditsLeft !== undefined) ctx.creditsLeft += ctx.reservation!.result.creditCalls;
+    } catch (err) {
+      refunded = false;
+      deps.metrics.quotaRefundFailures.inc();
+      deps.logger.error({ err, req_id: ctx.requestId, account_id: back.accountId }, 'credit refund failed');
+    }
+  }
+  if (refunded) deps.metrics.quotaRefunds.inc({ reason });
 }
