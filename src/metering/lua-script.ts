@@ -13,11 +13,23 @@ const RAW = { replyEncoding: null } as const;
 type ReplyOptions = typeof UTF8 | typeof RAW;
 
 /**
+ * Told of a reply that came after its command's deadline: the caller was told the command failed,
+ * but Redis ran it (a stall, not a loss), so what it did may have to be undone.
+ */
+export interface LateReplies {
+  late(reply: unknown, context: unknown): void;
+}
+
+/**
  * An ioredis command whose deadline is an entry in the caller's DeadlineQueue rather than a
  * timer of its own (see deadline-queue.ts); at the deadline it fails as ioredis' would.
  */
 class TimedCommand extends Command implements Expiring {
   deadline: Deadline | undefined = undefined;
+  /** Who hears of a reply after the deadline, and what it passes back (no closure per command). */
+  lateTo: LateReplies | undefined = undefined;
+  lateContext: unknown = undefined;
+  private expired = false;
 
   private readonly raw: boolean;
 
@@ -41,10 +53,14 @@ class TimedCommand extends Command implements Expiring {
    * step 34). `slice` is a builtin with no allocation site of its own.
    */
   override transformReply(result: Buffer | Buffer[]): string | string[] | Buffer | Buffer[] {
-    return this.raw && Array.isArray(result) ? result.slice() : super.transformReply(result);
+    const reply = this.raw && Array.isArray(result) ? result.slice() : super.transformReply(result);
+    // ioredis still reads the reply of a command that already failed by its deadline.
+    if (this.expired) this.lateTo?.late(reply, this.lateContext);
+    return reply;
   }
 
   expire(): void {
+    this.expired = true;
     this.reject(new Error(COMMAND_TIMED_OUT));
   }
 
@@ -62,10 +78,16 @@ function send(
   keys: readonly string[],
   args: readonly (string | number)[],
   deadlines: DeadlineQueue | undefined,
+  lateTo: LateReplies | undefined,
+  lateContext: unknown,
 ): TimedCommand {
   const head = name === 'evalsha' ? script.sha : script.lua;
   const command = new TimedCommand(name, [head, script.numberOfKeys, ...keys, ...args], script.reply);
   if (deadlines) command.deadline = deadlines.start(command);
+  if (lateTo) {
+    command.lateTo = lateTo;
+    command.lateContext = lateContext;
+  }
   void redis.sendCommand(command);
   return command;
 }
@@ -111,7 +133,7 @@ export class LuaScript {
   /**
    * The reply, through `parse`: the fallback and the parsing share one step of the promise chain
    * (each step is a promise and a microtask per call). With `deadlines`, a command not answered
-   * in time fails with ioredis' timeout error.
+   * in time fails with ioredis' timeout error; if its reply comes after all, `lateTo` hears of it.
    */
   run<T = unknown>(
     redis: RedisClient,
@@ -119,12 +141,16 @@ export class LuaScript {
     args: readonly (string | number)[],
     parse: (reply: unknown) => T = (reply) => reply as T,
     deadlines?: DeadlineQueue,
+    lateTo?: LateReplies,
+    lateContext?: unknown,
   ): Promise<T> {
     if (keys.length !== this.numberOfKeys)
       return Promise.reject(new Error(`script wants ${this.numberOfKeys} keys`));
-    return answered(send(redis, this, 'evalsha', keys, args, deadlines), parse, (err) => {
+    const first = send(redis, this, 'evalsha', keys, args, deadlines, lateTo, lateContext);
+    return answered(first, parse, (err) => {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return answered(send(redis, this, 'eval', keys, args, deadlines), parse, (e) => {
+      const again = send(redis, this, 'eval', keys, args, deadlines, lateTo, lateContext);
+      return answered(again, parse, (e) => {
         throw e;
       });
     });

@@ -2,10 +2,11 @@ import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
 import type { DeadlineQueue } from '../util/deadline-queue';
 import { holdWritesThisTurn } from '../util/end-of-turn';
 import { COMMAND_TIMED_OUT } from './lua-script';
+import type { LateReplies } from './lua-script';
 import type { RedisClient } from '../stores/redis-client';
 import { REFUND_SCRIPT, RESERVE_SCRIPT, RESERVE_SOURCE, RESERVE_STATUS } from './meter-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import { REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
+import { REFUND_MARKER_TTL_S, distinctTtlSeconds, refundFor, rejection } from './meter-store';
 import type { Windows } from './windows';
 
 export interface RedisMeterStoreOptions {
@@ -74,8 +75,32 @@ export class RedisMeterStore implements MeterStore {
       [this.reserveNumbers(input), input.fullText?.docId ?? ''],
       (reply) => reserveResult(reply, w),
       this.deadlines,
+      this.lateReserves,
+      input,
     );
   }
+
+  /**
+   * A reserve answered after its deadline: the caller already took it as failed (a 503, or the
+   * fallback counted it), but Redis ran it when it came back from a stall. What it took is given
+   * back, as for any call that must not count; a reply lost with the connection cannot be, and
+   * leaves that call counted.
+   */
+  private readonly lateReserves: LateReplies = {
+    late: (reply, context) => {
+      const input = context as ReserveInput;
+      let back: RefundInput | null = null;
+      try {
+        back = refundFor(input, reserveResult(reply, input.windows));
+      } catch {
+        return; // an error reply: the script took nothing
+      }
+      if (back) this.refund(back).catch(() => this.lateUndoFailed++);
+    },
+  };
+
+  /** Late reserves whose undoing failed in turn (Redis gone again): those calls stay counted. */
+  lateUndoFailed = 0;
 
   /**
    * The reserve's 12 numbers as one argument (see meter-lua.ts). Requests of one plan in one

@@ -171,6 +171,25 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     await open.close();
   });
 
+  it('closed: a reserve refused at its deadline is undone when Redis runs it after a stall, so the 503 costs nothing', async () => {
+    const { bare, store: closed } = await withoutClientTimeout('closed');
+    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
+    await waitForReady(blocker);
+    expect(await closed.reserve(input('acc_late'))).toMatchObject({ ok: true, usage: { daily: 1 } });
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '1');
+    await new Promise((r) => setTimeout(r, 50));
+    const refused = await Promise.allSettled([1, 2, 3].map(() => closed.reserve(input('acc_late'))));
+    expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    await sleeping;
+    // Redis ran the three reserves when it woke up; each was given back.
+    const key = `f:{acc_late}:d:${input('acc_late').windows.dayKey}`;
+    await eventually(async () => (await redis.get(key)) === '1');
+    expect(await closed.reserve(input('acc_late'))).toMatchObject({ ok: true, usage: { daily: 2 } });
+    blocker.disconnect();
+    bare.disconnect();
+    await closed.close();
+  });
+
   it("closed: the store's own deadline also bounds peeks and pipelines", async () => {
     const { bare, store: closed } = await withoutClientTimeout('closed');
     const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
