@@ -31,6 +31,7 @@ export { parsePointParam, pointOf, readLatLng } from './parse-point';
 export type { LatLng } from './parse-point';
 export { resolveFilters } from './resolve-filters';
 export { relevanceOrder } from './relevance';
+export { wordPrefixSearch } from './word-search';
 // What a standalone service needs around the app: its database (PostgreSQL, or PGlite in a
 // directory), its migrations (a directory of NNN_*.sql), its logger.
 export { openDb } from '../db/open-db';

@@ -110,6 +110,27 @@ describe.each(TEST_DATABASES)('directory upstream on $name', (tdb) => {
         for (const w of fold(word).split(/\s+/)) expect(fold(x.name)).toContain(w);
     });
 
+    it('matches each word at the start of a word of the name, so a short word does not match inside another', async () => {
+      const all = (await get('/bailiff-offices?per_page=1')).body.total as number;
+      // "ha" is inside every "Thừa phát lại": a substring match would return the whole dataset.
+      const ha = await get('/bailiff-offices?q=h%C3%A0&per_page=1000');
+      expect(ha.body.total).toBeLessThan(all);
+      for (const x of ha.body.data)
+        expect(
+          fold(x.name)
+            .split(/\s+/)
+            .some((w) => w.startsWith('ha')),
+        ).toBe(true);
+      // Punctuation typed with a word is not part of it.
+      const name = (await get('/bailiff-offices?per_page=1')).body.data[0].name as string;
+      const last = name.split(/\s+/).pop()!;
+      const dotted = await get(`/bailiff-offices?q=${encodeURIComponent(`${last}.`)}`);
+      expect(dotted.body.total).toBe(
+        (await get(`/bailiff-offices?q=${encodeURIComponent(last)}`)).body.total,
+      );
+      expect(dotted.body.total).toBeGreaterThan(0);
+    });
+
     it('filters by exact tax code', async () => {
       const o = await org('TRUE');
       const r = await get(`/bailiff-offices?tax_code=${o.tax_code}`);

@@ -277,6 +277,11 @@ describe.each(TEST_DATABASES)('legal upstream on $name', (tdb) => {
     it('searches agencies by name without diacritics and paginates catalogs', async () => {
       const r = await get('/catalogs/agencies?q=bo+tai+chinh');
       expect(r.body.data.map((a: { name: string }) => a.name)).toEqual(['Bộ Tài chính']);
+      // By its short name too; and "ha" is no longer inside every "Tư pháp" or "Văn hóa".
+      const btc = await get('/catalogs/agencies?q=BTC');
+      expect(btc.body.data.map((a: { name: string }) => a.name)).toContain('Bộ Tài chính');
+      const all = (await get('/catalogs/agencies?per_page=1')).body.total as number;
+      expect((await get('/catalogs/agencies?q=h%C3%A0')).body.total).toBeLessThan(all / 2);
       const page = await get('/catalogs/agencies?per_page=2&page=2');
       expect(page.body.data).toHaveLength(2);
       expect(page.body.data[0].id).toBe(3);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { mofCatalogsUpstream } from '../../src/upstreams/mof-catalogs/mof-catalogs-upstream';
 import { TEST_DATABASES } from '../support/databases';
-import { registry, startUpstream } from './upstream-harness';
+import { fold, registry, startUpstream } from './upstream-harness';
 import type { Harness } from './upstream-harness';
 
 const DATASETS = registry('mof-catalogs');
@@ -41,6 +41,17 @@ describe.each(TEST_DATABASES)('mof-catalogs upstream on $name', (tdb) => {
       for (const x of byName.body.data) expect(x.name.toLowerCase()).toContain('chi nhánh');
       const byCode = await get('/dmdc-business-unit-types?q=02');
       expect(byCode.body.data.map((x: { code: string }) => x.code)).toContain('02');
+    });
+
+    it('puts the entry named by q first: "ho" finds Hộ kinh doanh before any name that only holds an h', async () => {
+      const r = await get('/dmdc-business-unit-types?q=h%E1%BB%99');
+      expect(r.body.data[0].name).toMatch(/^Hộ kinh doanh/);
+      for (const x of r.body.data)
+        expect(
+          fold(x.name)
+            .split(/\s+/)
+            .some((w) => w.startsWith('ho')),
+        ).toBe(true);
     });
 
     it('filters by exact code', async () => {

@@ -1,5 +1,5 @@
-import type { DatasetSpec, FilterSpec, SearchSpec, SortContext } from '../../upstream-kit';
-import { eq, pointOf, relevanceOrder } from '../../upstream-kit';
+import type { DatasetSpec, FilterSpec } from '../../upstream-kit';
+import { eq, pointOf, wordPrefixSearch } from '../../upstream-kit';
 import {
   amended,
   bbox,
@@ -23,39 +23,14 @@ const linked = (sql: (p: string) => string): FilterSpec => ({
 });
 
 /**
- * q: every word starts a word of the name, the Vietnamese full name or the English one, diacritics
- * optional ("ha" finds Hà Nội and Hải Phòng, not every "Thành phố"; "phu an" finds Phú An, not
- * every Phường with an "an" somewhere). Best first: units whose name itself holds every word (not
- * only their type, "Phường"), then the name itself, names starting with the keywords or holding
- * them as a phrase, shorter ones, then by code. Without q: by code.
+ * q: every word starts a word of the name, the Vietnamese full name or the English one (see
+ * wordPrefixSearch): "phu an" finds Phú An first, not every Phường with an "an" somewhere.
  */
-const byName = (alias: string, english: boolean): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> => {
-  const columns = [`${alias}.name`, `${alias}.full_name`, ...(english ? [`${alias}.full_name_en`] : [])];
-  const search: SearchSpec = {
-    param: 'q',
-    defaultMode: 'name',
-    modes: { name: { columns, match: 'prefix' } },
-  };
-  const byCode = `${alias}.code`;
-  const orderBy = (ctx: SortContext): string => {
-    if (!ctx.keywords || !ctx.searchedExpr) return byCode;
-    // Prefix-mode keywords are [a-z0-9] terms joined by spaces: nothing in them is tsquery syntax.
-    const terms = ctx.bind(
-      ctx.keywords
-        .split(' ')
-        .map((t) => `${t}:*`)
-        .join(' & '),
-    );
-    const inName = `to_tsvector('simple'::regconfig, ${ctx.searchedExpr}) @@ to_tsquery('simple'::regconfig, ${terms})`;
-    return `(${inName}) DESC, ${relevanceOrder(ctx, byCode)}`;
-  };
-  return {
-    search,
-    // Not a public parameter (datasets.yaml declares none, so the gateway never forwards one).
-    sort: { param: 'sort', default: 'relevance', options: { relevance: { orderBy } } },
-    defaultOrder: byCode,
-  };
-};
+const byName = (alias: string, english: boolean): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> =>
+  wordPrefixSearch(
+    [`${alias}.name`, `${alias}.full_name`, ...(english ? [`${alias}.full_name_en`] : [])],
+    `${alias}.code`,
+  );
 
 /** The 34 provinces after 1 July 2025. */
 export const provinces: DatasetSpec = {

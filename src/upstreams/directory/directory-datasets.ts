@@ -1,5 +1,5 @@
 import type { DatasetSpec } from '../../upstream-kit';
-import { eq } from '../../upstream-kit';
+import { eq, wordPrefixSearch } from '../../upstream-kit';
 import { DIRECTORY_KINDS } from '../../data/directory-generator';
 
 /** All directory lists share one table and one shape; the dataset column keeps them apart. */
@@ -34,8 +34,7 @@ export function directoryDataset(path: string, idPrefix: string): DatasetSpec {
       ward_code: eq('o.ward_code', { type: 'string', maxLength: 10 }),
       is_active: eq('o.is_active', { type: 'boolean' }),
     },
-    search: { param: 'q', defaultMode: 'name', modes: { name: { columns: ['o.name'], match: 'words' } } },
-    defaultOrder: 'o.name, o.id',
+    ...wordPrefixSearch(['o.name'], 'o.name, o.id'),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { DatasetSpec } from '../../upstream-kit';
-import { eq, gte, lte } from '../../upstream-kit';
+import { eq, gte, lte, wordPrefixSearch } from '../../upstream-kit';
 import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
 import { legalRelations } from './legal-relations';
 
@@ -127,7 +127,8 @@ export const legalCatalogs: DatasetSpec[] = [
       { id: 'c.id', name: 'c.name', short_name: 'c.short_name' },
       'c.id',
     ),
-    search: { param: 'q', defaultMode: 'name', modes: { name: { columns: ['c.name'], match: 'words' } } },
+    // q=BTC finds Bộ Tài chính by its short name.
+    ...wordPrefixSearch(['c.name', 'c.short_name'], 'c.id'),
   },
 ];
 

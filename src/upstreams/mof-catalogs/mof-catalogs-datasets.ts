@@ -1,5 +1,5 @@
 import type { DatasetSpec } from '../../upstream-kit';
-import { eq } from '../../upstream-kit';
+import { eq, wordPrefixSearch } from '../../upstream-kit';
 
 /** Every finance-ministry catalogue has the same shape: code, name, and is_active on detail. */
 export function mofCatalogDataset(path: string, idPrefix: string): DatasetSpec {
@@ -13,12 +13,8 @@ export function mofCatalogDataset(path: string, idPrefix: string): DatasetSpec {
     listFields: { id: 'm.id', code: 'm.code', name: 'm.name' },
     detailFields: { is_active: 'm.is_active' },
     filters: { code: eq('m.code', { type: 'string', maxLength: 50 }) },
-    search: {
-      param: 'q',
-      defaultMode: 'code_name',
-      modes: { code_name: { columns: ['m.code', 'm.name'], match: 'words' } },
-    },
-    defaultOrder: 'm.sort_order, m.code, m.id',
+    // The code first: q=TS puts TS before TSKH.
+    ...wordPrefixSearch(['m.code', 'm.name'], 'm.sort_order, m.code, m.id'),
   };
 }
 
