@@ -161,6 +161,21 @@ describe.each(TEST_DATABASES)('legal upstream on $name', (tdb) => {
       expect(partial.body.total).toBe((await get('/legal-documents?q=nghi+dinh')).body.total);
     });
 
+    it('finds a name by words written with "/", "-" or "." in it, its whole title included', async () => {
+      const judgments = await get('/legal-documents?database=ban-an&q=ban+an&per_page=1000');
+      const doc = (judgments.body.data as { id: string; name: string }[]).find((d) =>
+        /\d+\/\d+\/[A-ZĐ]+-[A-Z]+/.test(d.name),
+      )!;
+      expect(doc).toBeDefined();
+      const q = (text: string) =>
+        get(`/legal-documents?database=ban-an&per_page=1000&q=${encodeURIComponent(text)}`);
+      const ids = async (text: string) => ((await q(text)).body.data as { id: string }[]).map((d) => d.id);
+      expect(await ids(doc.name)).toContain(doc.id);
+      const number = /\d+\/(\d+)\/([A-ZĐ]+)-([A-Z]+)/.exec(doc.name)!;
+      for (const part of [number[0], number[1]!, `${number[2]}-${number[3]}`, number[3]!])
+        expect([part, await ids(part)]).toEqual([part, expect.arrayContaining([doc.id])]);
+    });
+
     it('pages without overlap and keeps the total', async () => {
       const p1 = await get('/legal-documents?issued_from=1990-01-01&sort=newest&per_page=5&page=1');
       const p2 = await get('/legal-documents?issued_from=1990-01-01&sort=newest&per_page=5&page=2');
