@@ -228,6 +228,10 @@ describe('meter: limits', () => {
     expect([paid.status, paid.headers['x-quota-remaining']]).toEqual([200, '0']);
     expect(paid.headers.ratelimit).toMatch(/"month";r=2;t=\d+$/);
     await h.deps.credits.purchase(acc.id, 1, 'order-2b');
+    // /v1/me, with the quota spent, says the same of the month: the credits are what is open.
+    const me = await get(acc.key, '/v1/me');
+    expect([me.body.data.extra_credits, me.headers['x-quota-remaining']]).toEqual([3, '0']);
+    expect(me.headers.ratelimit).toMatch(/"month";r=3;t=\d+$/);
     expect((await get(acc.key, '/v1/legal-documents?q=boom')).status).toBe(503);
     expect(await h.deps.credits.balance(acc.id)).toBe(3);
     expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
