@@ -14,8 +14,7 @@ export class DatasetStats {
   constructor(
     private readonly config: () => RuntimeConfig,
     private readonly clock: Clock,
-    /** The gateway's identity assertion: an upstream that verifies it answers nothing without. */
-    /** The gateway's own assertion for one upstream, by its name. */
+    /** The gateway's identity assertion for one upstream, by its name: one that verifies it answers nothing without. */
     private readonly authorization?: (upstream: string) => string | Promise<string>,
   ) {}
 

@@ -1,4 +1,5 @@
 import { KEY_PARAMS } from '../accounts/api-keys';
+import { withinChars } from '../upstream-kit/parse-params';
 import { COORDINATE } from '../upstream-kit/parse-point';
 import type { ParamSpec } from './datasets-schema';
 
@@ -36,12 +37,7 @@ const bad = (reason: string): ParamCheck => ({ ok: false, reason });
 function checker(spec: ParamSpec): (raw: string) => ParamCheck {
   switch (spec.type) {
     case 'string':
-      // Characters as a reader counts them: code points of the composed (NFC) form, so "ế" sent
-      // decomposed (e + two marks) is one, as it is sent composed.
-      return (raw) =>
-        [...raw].length <= spec.max_length || [...raw.normalize('NFC')].length <= spec.max_length
-          ? ok(raw)
-          : bad(`dài tối đa ${spec.max_length} ký tự`);
+      return (raw) => (withinChars(raw, spec.max_length) ? ok(raw) : bad(`dài tối đa ${spec.max_length} ký tự`));
     case 'integer':
       return (raw) => {
         if (!INTEGER.test(raw)) return bad('phải là số nguyên');

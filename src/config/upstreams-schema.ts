@@ -25,9 +25,12 @@ export const upstreamsFileSchema = z
 
 export type UpstreamConfig = z.infer<typeof upstreamSchema>;
 
+/** The base path of an upstream's URL, without a trailing "/": what every request path goes under. */
+export const upstreamBasePath = (url: URL): string => url.pathname.replace(/\/+$/, '');
+
 /** An upstream's own path (`/healthz`, `/legal-documents/_stats`) under its URL's base path. */
 export function upstreamUrl(base: string, path: string): URL {
   const url = new URL(base);
-  return new URL(url.pathname.replace(/\/+$/, '') + path, url.origin);
+  return new URL(upstreamBasePath(url) + path, url.origin);
 }
 export type UpstreamsFile = z.infer<typeof upstreamsFileSchema>;

@@ -95,12 +95,10 @@ export class RedisMeterStore implements MeterStore {
       } catch {
         return; // an error reply: the script took nothing
       }
-      if (back) this.refund(back).catch(() => this.lateUndoFailed++);
+      // Redis gone again before the refund: that call stays counted (nothing here can do better).
+      if (back) this.refund(back).catch(() => undefined);
     },
   };
-
-  /** Late reserves whose undoing failed in turn (Redis gone again): those calls stay counted. */
-  lateUndoFailed = 0;
 
   /**
    * The reserve's 12 numbers as one argument (see meter-lua.ts). Requests of one plan in one

@@ -76,7 +76,12 @@ export function buildListQuery(
   }
 
   const whereParamCount = b.params.length;
-  const ctx: SortContext = { bind: (v) => b.bind(v), keywords: search?.keywords, searchedExpr: search?.expr };
+  const ctx: SortContext = {
+    bind: (v) => b.bind(v),
+    keywords: search?.keywords,
+    searchedExpr: search?.expr,
+    matchesFirstColumn: search?.firstColumn,
+  };
   const sort = chooseSort(spec, query, ctx);
   const orderBy = sort
     ? typeof sort.orderBy === 'string'
@@ -103,6 +108,8 @@ interface BuiltSearch {
   mode: SearchMode;
   /** Folded [a-z0-9]+ terms of a `prefix` search. */
   terms?: string[];
+  /** A `prefix` search's condition on its first column alone (see SortContext.matchesFirstColumn). */
+  firstColumn?: string;
 }
 
 function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch | undefined {
@@ -135,10 +142,9 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
     const vectors = mode.columns.map(
       (c, i) => mode.vectors?.[i] ?? `to_tsvector('simple'::regconfig, ${foldedExpr(c)})`,
     );
-    const conds = [
-      '(' + vectors.map((v) => `${v} @@ to_tsquery('simple'::regconfig, ${tsq})`).join(' OR ') + ')',
-    ];
-    return { conds, keywords: terms.join(' '), expr, mode, terms };
+    const matches = vectors.map((v) => `${v} @@ to_tsquery('simple'::regconfig, ${tsq})`);
+    const conds = ['(' + matches.join(' OR ') + ')'];
+    return { conds, keywords: terms.join(' '), expr, mode, terms, firstColumn: matches[0] };
   }
   const words = keywordWords(raw);
   const keywords = mode.match === 'words' ? words.join(' ') : foldText(raw).trim();

@@ -82,6 +82,8 @@ export interface SortContext {
   keywords?: string;
   /** SQL expression of the first searched column, folded the way keywords are. */
   searchedExpr?: string;
+  /** For a `prefix` search: the SQL condition that the first searched column alone holds every word. */
+  matchesFirstColumn?: string;
 }
 
 export interface SortOption {

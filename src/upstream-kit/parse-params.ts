@@ -16,14 +16,20 @@ export function singleValue(query: RawQuery, name: string): string | undefined {
   return v;
 }
 
+/**
+ * Whether text has at most `max` characters as a reader counts them, the gateway and the kit alike:
+ * code points of the composed (NFC) form, so an emoji is one (not two UTF-16 units) and "ế" sent
+ * decomposed is one (not three). UTF-16 units are never fewer than code points: that test first.
+ */
+export function withinChars(raw: string, max: number): boolean {
+  return raw.length <= max || [...raw].length <= max || [...raw.normalize('NFC')].length <= max;
+}
+
 export function parseParam(name: string, raw: string, spec: ParamType): ParamValue {
   switch (spec.type) {
     case 'string': {
       const max = spec.maxLength ?? 200;
-      // Characters as the gateway counts them (code points of the NFC form): an emoji is one, not
-      // two UTF-16 units, and a decomposed "ế" one, not three.
-      if (raw.length > max && [...raw].length > max && [...raw.normalize('NFC')].length > max)
-        throw invalidParam(name, `Tham số ${name} dài quá ${max} ký tự.`);
+      if (!withinChars(raw, max)) throw invalidParam(name, `Tham số ${name} dài quá ${max} ký tự.`);
       return raw;
     }
     case 'integer': {

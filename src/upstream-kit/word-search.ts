@@ -17,18 +17,8 @@ export function wordPrefixSearch(
     defaultMode: 'name',
     modes: { name: { columns, match: 'prefix' } },
   };
-  const orderBy = (ctx: SortContext): string => {
-    if (!ctx.keywords || !ctx.searchedExpr) return order;
-    // Prefix-mode keywords are [a-z0-9] terms joined by spaces: nothing in them is tsquery syntax.
-    const terms = ctx.bind(
-      ctx.keywords
-        .split(' ')
-        .map((t) => `${t}:*`)
-        .join(' & '),
-    );
-    const inFirst = `to_tsvector('simple'::regconfig, ${ctx.searchedExpr}) @@ to_tsquery('simple'::regconfig, ${terms})`;
-    return `(${inFirst}) DESC, ${relevanceOrder(ctx, order)}`;
-  };
+  const orderBy = (ctx: SortContext): string =>
+    ctx.matchesFirstColumn ? `(${ctx.matchesFirstColumn}) DESC, ${relevanceOrder(ctx, order)}` : order;
   return {
     search,
     // Not a public parameter (the gateway's registry declares no sort for these datasets).

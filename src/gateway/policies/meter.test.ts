@@ -2,59 +2,22 @@ import request from 'supertest';
 import { issueKey } from '../../accounts/issue-key';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
+import { smallPlan } from '../../../test/support/small-plan';
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness((raw) => {
     // Small numbers so limits are reached in a few calls.
-    raw.plans.plans.tiny = {
+    raw.plans.plans.tiny = smallPlan({
       monthly_calls: 5,
       daily_calls: 4,
-      per_minute: 100,
-      per_second: 100,
-      per_page_max: 10,
-      max_page: 3,
       full_text_daily: 2,
       ip_allowlist: true,
       extra_credits: true,
-      bulk_watch: true,
-    };
-    raw.plans.plans.nocredit = {
-      monthly_calls: 2,
-      daily_calls: 100,
-      per_minute: 100,
-      per_second: 100,
-      per_page_max: 10,
-      max_page: 3,
-      full_text_daily: 0,
-      ip_allowlist: false,
-      extra_credits: false,
-      bulk_watch: true,
-    };
-    raw.plans.plans.spent = {
-      monthly_calls: 1,
-      daily_calls: 100,
-      per_minute: 100,
-      per_second: 3,
-      per_page_max: 10,
-      max_page: 3,
-      full_text_daily: 0,
-      ip_allowlist: false,
-      extra_credits: true,
-      bulk_watch: true,
-    };
-    raw.plans.plans.slow = {
-      monthly_calls: 100,
-      daily_calls: 100,
-      per_minute: 3,
-      per_second: 2,
-      per_page_max: 10,
-      max_page: 3,
-      full_text_daily: 0,
-      ip_allowlist: false,
-      extra_credits: false,
-      bulk_watch: true,
-    };
+    });
+    raw.plans.plans.nocredit = smallPlan({ monthly_calls: 2 });
+    raw.plans.plans.spent = smallPlan({ monthly_calls: 1, per_second: 3, extra_credits: true });
+    raw.plans.plans.slow = smallPlan({ per_minute: 3, per_second: 2 });
   });
 });
 afterAll(() => h.close());

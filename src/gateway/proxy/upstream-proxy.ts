@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Buffer } from 'node:buffer';
 import { Pool } from './undici-pool';
 import type { Dispatcher } from 'undici';
+import { upstreamBasePath } from '../../config/upstreams-schema';
 import type { UpstreamConfig } from '../../config/upstreams-schema';
 import { MAX_UPSTREAM_RESPONSE_BYTES } from '../../upstream-kit/response-limit';
 import { runNow } from '../../util/end-of-turn';
@@ -172,7 +173,7 @@ export function createUpstreamProxy(name: string, cfg: UpstreamConfig, defer: De
     // period) gets a fresh pool, as node's Agent would have served it; its idle sockets close on
     // their own after undici's keep-alive timeout.
     pool: () => (pool.closed || pool.destroyed ? (pool = newPool()) : pool),
-    basePath: target.pathname.replace(/\/+$/, ''),
+    basePath: upstreamBasePath(target),
     admission: createAdmission(cfg.pool_size),
     deadlines: createDeadlineQueue(cfg.timeout_ms),
     timeoutMs: cfg.timeout_ms,

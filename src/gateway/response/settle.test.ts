@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
+import { smallPlan } from '../../../test/support/small-plan';
 import { MemoryMeterStore } from '../../metering/memory-meter-store';
 import type { RefundInput } from '../../metering/meter-store';
 import { StoreUnavailableError } from '../../metering/meter-store';
@@ -15,18 +16,7 @@ class RefundsFail extends MemoryMeterStore {
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness((raw) => {
-    raw.plans.plans.paid = {
-      monthly_calls: 1,
-      daily_calls: 100,
-      per_minute: 100,
-      per_second: 100,
-      per_page_max: 10,
-      max_page: 3,
-      full_text_daily: 0,
-      ip_allowlist: false,
-      extra_credits: true,
-      bulk_watch: true,
-    };
+    raw.plans.plans.paid = smallPlan({ monthly_calls: 1, extra_credits: true });
   }, new RefundsFail());
 });
 afterAll(() => h.close());

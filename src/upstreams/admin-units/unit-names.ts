@@ -71,7 +71,7 @@ const PAIRS: readonly (readonly [string, string])[] = [
 
 /** A comparison key: NFC, lower case, tone marks placed one way, single spaces. */
 export function spellingKey(text: string): string {
-  let t = text.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+  let t = tidySpaces(text).toLowerCase();
   for (const [newStyle, oldStyle] of PAIRS) t = t.split(newStyle).join(oldStyle);
   return t;
 }
