@@ -14,10 +14,13 @@ type ReplyOptions = typeof UTF8 | typeof RAW;
 
 /**
  * Told of a reply that came after its command's deadline: the caller was told the command failed,
- * but Redis ran it (a stall, not a loss), so what it did may have to be undone.
+ * but Redis ran it (a stall, not a loss), so what it did may have to be undone. It gets what the
+ * command sent (`[script, key count, ...keys, ...args]`, as text): a command that held an object of
+ * its request for this kept that object alive as long as ioredis keeps commands, and V8 then made
+ * such objects in the old generation (docs/gateway-performance.md, step 47).
  */
 export interface LateReplies {
-  late(reply: unknown, context: unknown): void;
+  late(reply: unknown, sent: readonly unknown[]): void;
 }
 
 /**
@@ -26,9 +29,8 @@ export interface LateReplies {
  */
 class TimedCommand extends Command implements Expiring {
   deadline: Deadline | undefined = undefined;
-  /** Who hears of a reply after the deadline, and what it passes back (no closure per command). */
+  /** Who hears of a reply after the deadline (one object per store, no closure per command). */
   lateTo: LateReplies | undefined = undefined;
-  lateContext: unknown = undefined;
   private expired = false;
 
   private readonly raw: boolean;
@@ -55,7 +57,7 @@ class TimedCommand extends Command implements Expiring {
   override transformReply(result: Buffer | Buffer[]): string | string[] | Buffer | Buffer[] {
     const reply = this.raw && Array.isArray(result) ? result.slice() : super.transformReply(result);
     // ioredis still reads the reply of a command that already failed by its deadline.
-    if (this.expired) this.lateTo?.late(reply, this.lateContext);
+    if (this.expired) this.lateTo?.late(reply, this.args);
     return reply;
   }
 
@@ -79,15 +81,11 @@ function send(
   args: readonly (string | number)[],
   deadlines: DeadlineQueue | undefined,
   lateTo: LateReplies | undefined,
-  lateContext: unknown,
 ): TimedCommand {
   const head = name === 'evalsha' ? script.sha : script.lua;
   const command = new TimedCommand(name, [head, script.numberOfKeys, ...keys, ...args], script.reply);
   if (deadlines) command.deadline = deadlines.start(command);
-  if (lateTo) {
-    command.lateTo = lateTo;
-    command.lateContext = lateContext;
-  }
+  if (lateTo) command.lateTo = lateTo;
   void redis.sendCommand(command);
   return command;
 }
@@ -142,14 +140,13 @@ export class LuaScript {
     parse: (reply: unknown) => T = (reply) => reply as T,
     deadlines?: DeadlineQueue,
     lateTo?: LateReplies,
-    lateContext?: unknown,
   ): Promise<T> {
     if (keys.length !== this.numberOfKeys)
       return Promise.reject(new Error(`script wants ${this.numberOfKeys} keys`));
-    const first = send(redis, this, 'evalsha', keys, args, deadlines, lateTo, lateContext);
+    const first = send(redis, this, 'evalsha', keys, args, deadlines, lateTo);
     return answered(first, parse, (err) => {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      const again = send(redis, this, 'eval', keys, args, deadlines, lateTo, lateContext);
+      const again = send(redis, this, 'eval', keys, args, deadlines, lateTo);
       return answered(again, parse, (e) => {
         throw e;
       });

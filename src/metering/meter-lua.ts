@@ -90,6 +90,42 @@ return res(status, source, add)
   { integerReply: true },
 );
 
+/** What a reserve took, read back from the keys and arguments it was sent with and its reply. */
+export interface ReserveTaken {
+  /** KEYS 3, 4 and 5 of the reserve: day calls, month quota calls, day full-text set. */
+  dayKey: string;
+  monthKey: string;
+  fullTextKey: string;
+  cost: number;
+  /** The quota's share of the cost (the rest were credit calls). */
+  monthlyCalls: number;
+  /** The document the reserve added to the day's full-text set, if it added one. */
+  addedDoc?: string;
+}
+
+/**
+ * What a reserve took, from what it was sent (`[script, 5, ...KEYS, ...ARGV]`, as text) and its
+ * reply; null when it took nothing (it refused) or the reply is not a reserve's. For a reply that
+ * came after its caller gave up: nothing of the request has to be kept on the command for it.
+ */
+export function reserveTaken(reply: unknown, sent: readonly unknown[]): ReserveTaken | null {
+  if (!Array.isArray(reply) || reply.length !== 9 || sent.length !== 9) return null;
+  const status = RESERVE_STATUS[reply[0] as number];
+  if (status !== 'ok' && status !== 'capped') return null;
+  const [dayKey, monthKey, fullTextKey, numbers, docId] = sent.slice(4).map(String);
+  const cost = Number.parseInt(numbers!, 10);
+  if (!Number.isSafeInteger(cost)) return null;
+  const taken: ReserveTaken = {
+    dayKey: dayKey!,
+    monthKey: monthKey!,
+    fullTextKey: fullTextKey!,
+    cost,
+    monthlyCalls: cost - Number(reply[8]),
+  };
+  if (Number(reply[2]) === 1) taken.addedDoc = docId!;
+  return taken;
+}
+
 /**
  * refund: the marker (SET NX) makes it idempotent per request id. Counters are lowered only while
  * their key still exists and never below zero, so a late refund cannot recreate an expired window.

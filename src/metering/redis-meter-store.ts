@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
 import type { DeadlineQueue } from '../util/deadline-queue';
 import { holdWritesThisTurn } from '../util/end-of-turn';
 import { COMMAND_TIMED_OUT } from './lua-script';
 import type { LateReplies } from './lua-script';
 import type { RedisClient } from '../stores/redis-client';
-import { REFUND_SCRIPT, RESERVE_SCRIPT, RESERVE_SOURCE, RESERVE_STATUS } from './meter-lua';
+import { REFUND_SCRIPT, RESERVE_SCRIPT, RESERVE_SOURCE, RESERVE_STATUS, reserveTaken } from './meter-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import { REFUND_MARKER_TTL_S, distinctTtlSeconds, refundFor, rejection } from './meter-store';
+import { REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
 import type { Windows } from './windows';
 
 export interface RedisMeterStoreOptions {
@@ -76,7 +77,6 @@ export class RedisMeterStore implements MeterStore {
       (reply) => reserveResult(reply, w),
       this.deadlines,
       this.lateReserves,
-      input,
     );
   }
 
@@ -87,16 +87,14 @@ export class RedisMeterStore implements MeterStore {
    * leaves that call counted.
    */
   private readonly lateReserves: LateReplies = {
-    late: (reply, context) => {
-      const input = context as ReserveInput;
-      let back: RefundInput | null = null;
-      try {
-        back = refundFor(input, reserveResult(reply, input.windows));
-      } catch {
-        return; // an error reply: the script took nothing
-      }
+    late: (reply, sent) => {
+      const taken = reserveTaken(reply, sent);
+      if (!taken) return; // refused, or an error reply: the script took nothing
+      // The keys carry the account's hash tag; the marker only has to be new (one late reply each).
+      const account = taken.dayKey.slice(0, taken.dayKey.indexOf('}:') + 2);
+      const keys = [taken.dayKey, taken.monthKey, taken.fullTextKey, `${account}rf:late-${randomUUID()}`];
       // Redis gone again before the refund: that call stays counted (nothing here can do better).
-      if (back) this.refund(back).catch(() => undefined);
+      this.giveBack(keys, taken.cost, taken.monthlyCalls, taken.addedDoc).catch(() => undefined);
     },
   };
 
@@ -140,17 +138,27 @@ export class RedisMeterStore implements MeterStore {
 
   refund(input: RefundInput): Promise<{ applied: boolean }> {
     const a = this.acc(input.accountId);
-    const doc = input.fullTextDocId;
+    const keys = [
+      `${a}d:${input.dayKey}`,
+      `${a}mo:${input.monthKey}`,
+      `${a}ft:${input.dayKey}`,
+      `${a}rf:${input.requestId}`,
+    ];
+    return this.giveBack(keys, input.cost, input.monthlyCalls, input.fullTextDocId);
+  }
+
+  /** The refund script on its four keys (day, month, full-text set, marker); see meter-lua.ts. */
+  private giveBack(
+    keys: string[],
+    cost: number,
+    monthlyCalls: number,
+    doc: string | undefined,
+  ): Promise<{ applied: boolean }> {
     this.coalesceWrites();
     return REFUND_SCRIPT.run(
       this.redis,
-      [
-        `${a}d:${input.dayKey}`,
-        `${a}mo:${input.monthKey}`,
-        `${a}ft:${input.dayKey}`,
-        `${a}rf:${input.requestId}`,
-      ],
-      [input.cost, input.monthlyCalls, doc === undefined ? 0 : 1, doc ?? '', REFUND_MARKER_TTL_S],
+      keys,
+      [cost, monthlyCalls, doc === undefined ? 0 : 1, doc ?? '', REFUND_MARKER_TTL_S],
       (reply) => ({ applied: n(reply) === 1 }),
       this.deadlines,
     );

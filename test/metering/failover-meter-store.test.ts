@@ -178,13 +178,21 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     expect(await closed.reserve(input('acc_late'))).toMatchObject({ ok: true, usage: { daily: 1 } });
     const sleeping = blocker.call('DEBUG', 'SLEEP', '1');
     await new Promise((r) => setTimeout(r, 50));
-    const refused = await Promise.allSettled([1, 2, 3].map(() => closed.reserve(input('acc_late'))));
+    // Three calls opening one document's full text: the first would add it to the day's set.
+    const opening = (): ReserveInput => ({ ...input('acc_late'), fullText: { docId: 'ld:vb_1', cap: 5 } });
+    const refused = await Promise.allSettled([1, 2, 3].map(() => closed.reserve(opening())));
     expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     await sleeping;
-    // Redis ran the three reserves when it woke up; each was given back.
-    const key = `f:{acc_late}:d:${input('acc_late').windows.dayKey}`;
+    // Redis ran the three reserves when it woke up; each was given back: calls, quota, the document.
+    const w = input('acc_late').windows;
+    const key = `f:{acc_late}:d:${w.dayKey}`;
     await eventually(async () => (await redis.get(key)) === '1');
-    expect(await closed.reserve(input('acc_late'))).toMatchObject({ ok: true, usage: { daily: 2 } });
+    await eventually(async () => (await redis.scard(`f:{acc_late}:ft:${w.dayKey}`)) === 0);
+    expect(await redis.get(`f:{acc_late}:mo:${w.monthKey}`)).toBe('1');
+    expect(await closed.reserve(input('acc_late'))).toMatchObject({
+      ok: true,
+      usage: { daily: 2, monthly: 2 },
+    });
     blocker.disconnect();
     bare.disconnect();
     await closed.close();
