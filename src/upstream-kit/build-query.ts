@@ -82,7 +82,7 @@ export function buildListQuery(
     searchedExpr: search?.expr,
     matchesFirstColumn: search?.firstColumn,
   };
-  const sort = chooseSort(spec, query, ctx);
+  const sort = chooseSort(spec, query, ctx, search?.modeName);
   const orderBy = sort
     ? typeof sort.orderBy === 'string'
       ? sort.orderBy
@@ -106,6 +106,7 @@ interface BuiltSearch {
   keywords: string;
   expr: string;
   mode: SearchMode;
+  modeName: string;
   /** Folded [a-z0-9]+ terms of a `prefix` search. */
   terms?: string[];
   /** A `prefix` search's condition on its first column alone (see SortContext.matchesFirstColumn). */
@@ -137,38 +138,43 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
     const terms = foldText(raw)
       .split(/[^a-z0-9]+/)
       .filter(Boolean);
-    if (terms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode };
+    if (terms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
     const tsq = b.bind(terms.map((t) => `${t}:*`).join(' & '));
     const vectors = mode.columns.map(
       (c, i) => mode.vectors?.[i] ?? `to_tsvector('simple'::regconfig, ${foldedExpr(c)})`,
     );
     const matches = vectors.map((v) => `${v} @@ to_tsquery('simple'::regconfig, ${tsq})`);
     const conds = ['(' + matches.join(' OR ') + ')'];
-    return { conds, keywords: terms.join(' '), expr, mode, terms, firstColumn: matches[0] };
+    return { conds, keywords: terms.join(' '), expr, mode, modeName, terms, firstColumn: matches[0] };
   }
   const words = keywordWords(raw);
   const keywords = mode.match === 'words' ? words.join(' ') : foldText(raw).trim();
   // Keywords of punctuation only match nothing rather than everything.
-  if (keywords === '') return { conds: ['FALSE'], keywords: '', expr, mode };
+  if (keywords === '') return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
   const conds =
     mode.match === 'words'
       ? words.map((w) => anyColumn(`%${escapeLike(w)}%`))
       : [anyColumn(`%${escapeLike(keywords)}%`)];
-  return { conds, keywords, expr, mode };
+  return { conds, keywords, expr, mode, modeName };
 }
 
-function chooseSort(spec: DatasetSpec, query: RawQuery, ctx: SortContext): SortOption | undefined {
+function chooseSort(
+  spec: DatasetSpec,
+  query: RawQuery,
+  ctx: SortContext,
+  modeName: string | undefined,
+): SortOption | undefined {
   const s = spec.sort;
   if (!s) return undefined;
   const raw = nonEmpty(singleValue(query, s.param)) ?? s.default;
-  let opt = s.options[raw];
+  const opt = s.options[raw];
   if (!opt)
     throw invalidParam(
       s.param,
       `Tham số ${s.param} phải là một trong: ${Object.keys(s.options).join(', ')}.`,
     );
-  if (opt.needsSearch && !ctx.keywords && opt.fallback) opt = s.options[opt.fallback] ?? opt;
-  return opt;
+  if (opt.needsSearch && !ctx.keywords && opt.fallback) return s.options[opt.fallback] ?? opt;
+  return (modeName !== undefined ? opt.byMode?.[modeName] : undefined) ?? opt;
 }
 
 /** `a AS "a", …` for the output fields; names are quoted so any JSON key works. */

@@ -98,6 +98,11 @@ export interface SortOption {
    * picks. Absent: the planner decides alone.
    */
   walkIndexFrom?: number;
+  /**
+   * The order to use instead when the search ran in one of these modes (legal: a search by
+   * document number ranks by the number, not by the name's length).
+   */
+  byMode?: Record<string, SortOption>;
 }
 
 export interface SortSpec {

@@ -77,6 +77,24 @@ describe.each(TEST_DATABASES)('legal upstream on $name', (tdb) => {
       for (const d of nd.body.data) expect(d.code).toContain('NĐ-CP');
     });
 
+    it('ranks the document number itself first when search_in is code, then numbers starting with it', async () => {
+      // A number that a longer one holds: 7/NQ-CP inside 17/NQ-CP.
+      const pair = await one<{ code: string; longer: string }>(
+        `SELECT a.code, b.id AS longer FROM legal_documents a JOIN legal_documents b
+           ON b.code <> a.code AND position(a.code IN b.code) > 0
+         WHERE a.database = 'vbqppl' AND b.database = 'vbqppl' ORDER BY length(a.code), a.code LIMIT 1`,
+      );
+      const r = await get(`/legal-documents?search_in=code&q=${encodeURIComponent(pair.code)}&per_page=1000`);
+      const rows = r.body.data as { id: string; code: string }[];
+      expect(rows.map((d) => d.id)).toContain(pair.longer);
+      const rank = (code: string): number => (code === pair.code ? 0 : code.startsWith(pair.code) ? 1 : 2);
+      const ranks = rows.map((d) => rank(d.code));
+      expect(ranks[0]).toBe(0);
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+      const lengths = rows.filter((d) => rank(d.code) === 2).map((d) => d.code.length);
+      expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+    });
+
     it('treats LIKE wildcards in keywords literally', async () => {
       for (const qs of ['q=%25', 'q=_', 'search_in=code&q=%25', 'search_in=code&q=_']) {
         const r = await get(`/legal-documents?${qs}`);

@@ -1,5 +1,5 @@
 import type { DatasetSpec } from '../../upstream-kit';
-import { eq, gte, lte, wordPrefixSearch } from '../../upstream-kit';
+import { eq, gte, lte, relevanceOrder, wordPrefixSearch } from '../../upstream-kit';
 import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
 import { legalRelations } from './legal-relations';
 
@@ -80,6 +80,9 @@ export const legalDocuments: DatasetSpec = {
         // The walk reads ~40 index rows per page (migrations/legal/003), about 20 × 300,000 / matches
         // rows; collecting the matches reads one heap page each. They cost the same near 400.
         walkIndexFrom: 500,
+        // A document number: that number itself, then numbers starting with it, then the shortest
+        // (q=7/NQ-CP is 7/NQ-CP, not 17/NQ-CP or 107/NQ-CP, whose names may be shorter).
+        byMode: { code: { orderBy: (ctx) => relevanceOrder(ctx, 'd.issued_date DESC, d.id DESC') } },
       },
       newest: { orderBy: 'd.issued_date DESC, d.id DESC' },
       oldest: { orderBy: 'd.issued_date ASC, d.id ASC' },
