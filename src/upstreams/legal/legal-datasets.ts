@@ -1,5 +1,6 @@
 import type { DatasetSpec } from '../../upstream-kit';
-import { eq, gte, lte, relevanceOrder, wordPrefixSearch } from '../../upstream-kit';
+import { escapeLike, eq, gte, lte, wordPrefixSearch } from '../../upstream-kit';
+import type { SortContext } from '../../upstream-kit';
 import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
 import { legalRelations } from './legal-relations';
 
@@ -12,6 +13,13 @@ const related = (self: 'from_id' | 'to_id', other: 'from_id' | 'to_id', kind: st
     FROM legal_document_relations r JOIN legal_documents o ON o.id = r.${other} WHERE r.${self} = d.id AND r.kind = '${kind}')`;
 
 const id = { type: 'integer', min: 1 } as const;
+
+const codeRelevance = (ctx: SortContext): string => {
+  const newest = 'd.issued_date DESC, d.id DESC';
+  if (!ctx.searchedExpr || !ctx.keywords) return newest;
+  const prefix = ctx.bind(escapeLike(ctx.keywords) + '%');
+  return `(${ctx.searchedExpr} LIKE ${prefix}) DESC, length(d.code), ${newest}`;
+};
 
 /** GET /legal-documents: the list parameters of the API reference, one for one. */
 export const legalDocuments: DatasetSpec = {
@@ -80,9 +88,10 @@ export const legalDocuments: DatasetSpec = {
         // The walk reads ~40 index rows per page (migrations/legal/003), about 20 × 300,000 / matches
         // rows; collecting the matches reads one heap page each. They cost the same near 400.
         walkIndexFrom: 500,
-        // A document number: that number itself, then numbers starting with it, then the shortest
-        // (q=7/NQ-CP is 7/NQ-CP, not 17/NQ-CP or 107/NQ-CP, whose names may be shorter).
-        byMode: { code: { orderBy: (ctx) => relevanceOrder(ctx, 'd.issued_date DESC, d.id DESC') } },
+        // A document number: numbers starting with it, shortest first, so the number itself leads
+        // (q=7/NQ-CP is 7/NQ-CP, not 17/NQ-CP or 107/NQ-CP, whose names may be shorter); then the
+        // shortest. One folding of the code per match: half the time of relevanceOrder's four.
+        byMode: { code: { orderBy: codeRelevance } },
       },
       newest: { orderBy: 'd.issued_date DESC, d.id DESC' },
       oldest: { orderBy: 'd.issued_date ASC, d.id ASC' },
