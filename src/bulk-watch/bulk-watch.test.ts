@@ -1,6 +1,11 @@
 import request from 'supertest';
 import { startHarness } from '../../test/support/gateway-harness';
 import type { Harness } from '../../test/support/gateway-harness';
+import { HLL_STANDARD_ERROR } from '../metering/meter-store';
+import { MemoryMeterStore } from '../metering/memory-meter-store';
+import { InProcessInvalidationBus } from '../stores/invalidation-bus';
+import { BulkWatch } from './bulk-watch';
+import { DatasetStats } from './dataset-stats';
 
 const DAY = 86_400_000;
 let h: Harness;
@@ -115,5 +120,88 @@ describe('bulk-extraction watch', () => {
     await request(h.gw.app).get('/v1/legal-documents/vb_9001').set('X-Api-Key', acc.key);
     await settle();
     expect((await h.bulkWatch.shares(acc.id))[0]!.distinct_ids).toBe(1);
+  });
+
+  it('counts the documents a sub-resource shows, so walking relations is watched like listing', async () => {
+    const acc = await h.account('harvest');
+    const rel = await request(h.gw.app)
+      .get('/v1/legal-documents/vb_9002/relations')
+      .set('X-Api-Key', acc.key);
+    expect(rel.status).toBe(200);
+    expect(rel.body.data.cites).toEqual([{ id: 'vb_2' }]);
+    await settle();
+    // vb_2, which it shows; not vb_9002, whose record it does not.
+    expect((await h.bulkWatch.shares(acc.id))[0]!.distinct_ids).toBe(1);
+    await request(h.gw.app).get('/v1/legal-documents/vb_2').set('X-Api-Key', acc.key);
+    await settle();
+    expect((await h.bulkWatch.shares(acc.id))[0]!.distinct_ids).toBe(1);
+  });
+});
+
+describe('bulk-extraction watch on a store that estimates (Redis HyperLogLog)', () => {
+  let e: Harness;
+  // Counts exactly but says it estimates as Redis does: what the watch does with the error shows alone.
+  const estimating = Object.defineProperty(new MemoryMeterStore(), 'distinctError', {
+    value: HLL_STANDARD_ERROR,
+  });
+  beforeAll(async () => {
+    e = await startHarness((raw) => {
+      raw.plans.plans.harvest = {
+        ...raw.plans.plans.pro!,
+        per_second: 10_000,
+        per_minute: 10_000,
+        per_page_max: 10,
+        max_page: 1000,
+        bulk_watch: true,
+      };
+      // The stub's datasets hold 1,000 records: a threshold of max(500, 0.6 × 1,000) = 600.
+      raw.gateway.bulk_watch = {
+        ...raw.gateway.bulk_watch,
+        window_days: 3,
+        max_share: 0.6,
+        min_records: 500,
+      };
+    }, estimating);
+  });
+  afterAll(() => e.close());
+
+  const page = async (key: string, p: number) =>
+    (await request(e.gw.app).get(`/v1/legal-documents?q=a&per_page=10&page=${p}`).set('X-Api-Key', key))
+      .status;
+
+  it('locks only past the threshold by three standard errors, never at it', async () => {
+    const acc = await e.account('harvest');
+    const served: number[] = [];
+    for (let p = 1; p <= 61; p++) {
+      served.push(await page(acc.key, p));
+      await e.idle();
+    }
+    // 610 records: past 600, but within 600 × (1 + 3 × 0.81%) = 614.6, so still served.
+    expect(served).toEqual(Array(61).fill(200));
+    expect(await page(acc.key, 62)).toBe(200); // 620 > 614.6: locked after this answer
+    await e.idle();
+    expect(await page(acc.key, 63)).toBe(403);
+  });
+
+  it('waits for the dataset size after a start instead of judging by min_records alone', async () => {
+    const acc = await e.account('harvest');
+    // A replica just started (no size known yet) records 550 records: past min_records (500), short
+    // of the share (600). Judged by min_records alone, they locked the account.
+    const started = new BulkWatch({
+      config: () => e.config,
+      meter: e.deps.meter,
+      accounts: e.accounts,
+      bus: new InProcessInvalidationBus(),
+      stats: new DatasetStats(() => e.config, e.clock),
+      clock: e.clock,
+      logger: e.deps.logger,
+      metrics: e.deps.metrics,
+    });
+    const ids = Array.from({ length: 550 }, (_, i) => `vb_${i + 1}`);
+    await started.recordNow(acc.id, 'legal-documents', ids);
+    expect((await e.accounts.getAccount(acc.id))?.restricted_until).toBeNull();
+    expect(await started.shares(acc.id)).toEqual([
+      { dataset: 'legal-documents', distinct_ids: 550, dataset_size: 1000, share: 0.55, threshold: 600 },
+    ]);
   });
 });

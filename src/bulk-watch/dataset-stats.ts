@@ -9,7 +9,8 @@ import { httpGet } from '../util/http-get';
  */
 export class DatasetStats {
   private readonly sizes = new Map<string, { total: number; at: number }>();
-  private readonly loading = new Set<string>();
+  /** Refreshes in flight, so that a caller who must wait for one waits for the same. */
+  private readonly loading = new Map<string, Promise<number | undefined>>();
 
   constructor(
     private readonly config: () => RuntimeConfig,
@@ -26,12 +27,28 @@ export class DatasetStats {
     return hit?.total;
   }
 
-  async refresh(path: string): Promise<number | undefined> {
+  /**
+   * The size, waiting for the upstream when none is known yet (after a start or a reload): a
+   * threshold read without it would be min_records alone, and lock an account that is far from a
+   * large dataset's share.
+   */
+  async sizeNow(path: string): Promise<number | undefined> {
+    return this.size(path) ?? (await this.refresh(path));
+  }
+
+  refresh(path: string): Promise<number | undefined> {
+    const running = this.loading.get(path);
+    if (running) return running;
+    const next = this.load(path).finally(() => this.loading.delete(path));
+    this.loading.set(path, next);
+    return next;
+  }
+
+  private async load(path: string): Promise<number | undefined> {
     const cfg = this.config();
     const ds = cfg.datasets.get(path);
     const up = ds && cfg.upstreams.get(ds.upstream);
-    if (!ds || !up || this.loading.has(path)) return this.sizes.get(path)?.total;
-    this.loading.add(path);
+    if (!ds || !up) return this.sizes.get(path)?.total;
     try {
       const headers: Record<string, string> = this.authorization
         ? { authorization: await this.authorization(ds.upstream) }
@@ -48,8 +65,6 @@ export class DatasetStats {
       }
     } catch {
       // keep the last known size; the next call tries again
-    } finally {
-      this.loading.delete(path);
     }
     return this.sizes.get(path)?.total;
   }

@@ -47,6 +47,11 @@ export class FailoverMeterStore implements MeterStore {
     opts.redis.on('ready', this.onReady);
   }
 
+  /** The larger of the two sides': which one counts can change between two calls. */
+  get distinctError(): number {
+    return Math.max(this.opts.primary.distinctError, this.opts.fallback.distinctError);
+  }
+
   fallbackActive(): boolean {
     return this.active;
   }

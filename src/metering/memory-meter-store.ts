@@ -24,6 +24,8 @@ interface Entry<V> {
  * would give it and a periodic sweep drops expired ones.
  */
 export class MemoryMeterStore implements MeterStore {
+  /** Sets of ids: exact. */
+  readonly distinctError = 0;
   private readonly clock: Clock;
   private readonly distinctTtlMs: number;
   private readonly sweepIntervalMs: number;

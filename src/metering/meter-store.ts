@@ -103,6 +103,11 @@ export interface RefundInput {
 }
 
 export interface MeterStore {
+  /**
+   * The relative standard error of countDistinct and recordAndCount: 0 where they count exactly,
+   * HLL_STANDARD_ERROR on Redis. The bulk watch keeps a lock past the threshold by a few of them.
+   */
+  readonly distinctError: number;
   /** One atomic check-and-count: all or nothing. */
   reserve(input: ReserveInput): Promise<ReserveResult>;
   /** Gives back daily calls, the monthly quota's share and the full-text slot. Idempotent per requestId. */
@@ -158,6 +163,9 @@ export class StoreUnavailableError extends Error {
     super('metering store unavailable', { cause });
   }
 }
+
+/** Redis' HyperLogLog (16,384 registers): the relative standard error of PFCOUNT, 1.04 / √16384. */
+export const HLL_STANDARD_ERROR = 0.0081;
 
 /** Seconds a refund marker is kept: settlement follows its reservation within seconds; retries come sooner. */
 export const REFUND_MARKER_TTL_S = 3600;

@@ -7,7 +7,7 @@ import type { LateReplies } from './lua-script';
 import type { RedisClient } from '../stores/redis-client';
 import { REFUND_SCRIPT, RESERVE_SCRIPT, RESERVE_SOURCE, RESERVE_STATUS, reserveTaken } from './meter-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import { REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
+import { HLL_STANDARD_ERROR, REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
 import type { Windows } from './windows';
 
 export interface RedisMeterStoreOptions {
@@ -45,6 +45,7 @@ interface ReserveNumbers {
  *   P{A}:ids:<dataset>:<YYYY-MM-DD> HLL, TTL window+1 d   record ids served (bulk watch)
  */
 export class RedisMeterStore implements MeterStore {
+  readonly distinctError = HLL_STANDARD_ERROR;
   private readonly redis: RedisClient;
   private readonly prefix: string;
   private readonly distinctTtl: number;

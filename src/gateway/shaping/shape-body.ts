@@ -46,6 +46,22 @@ function shapeSubresource(data: Row, ds: CompiledDataset, fp: FieldPlan, preview
   return { record: out, locked: [...fp.locked, ft] };
 }
 
+/**
+ * Ids of the dataset's own records inside a record (legal: the related documents of a detail and
+ * of its relations), so that walking the graph from record to record counts for the bulk watch as
+ * listing them would. Only ids with the dataset's prefix can be told apart from catalogue ids.
+ */
+function nestedIds(value: unknown, prefix: string, into: string[], depth = 0): void {
+  if (prefix === '' || depth > 3 || typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const v of value) nestedIds(v, prefix, into, depth + 1);
+    return;
+  }
+  const id = (value as Row).id;
+  if (depth > 0 && typeof id === 'string' && id.startsWith(prefix)) into.push(id);
+  for (const v of Object.values(value)) if (typeof v === 'object') nestedIds(v, prefix, into, depth + 1);
+}
+
 export interface ShapeInput {
   route: ResolvedRoute;
   plan: CompiledPlan;
@@ -96,8 +112,11 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
     s.route.kind === 'detail'
       ? { record: lockFields(data, fp, s.previewChars), locked: fp.locked }
       : shapeSubresource(data, ds, fp, s.previewChars);
+  // The record asked for (a sub-resource does not show it), and the records of the dataset it shows.
+  const ids = s.route.kind === 'detail' && s.route.id ? [s.route.id] : [];
+  nestedIds(record, ds.idPrefix, ids);
   return {
     body: { success: true, data: record, meta: { locked_fields: locked, upgrade_url: s.upgradeUrl } },
-    ids: s.route.kind === 'detail' && s.route.id ? [s.route.id] : [],
+    ids,
   };
 }
