@@ -16,7 +16,7 @@ interface DatasetDoc {
 }
 
 /** Loads and compiles the shipped config after one file is edited, as a dataset team would. */
-function startWith(file: 'datasets.yaml' | 'upstreams.yaml', edit: (doc: Doc) => void): () => unknown {
+function startWith(file: 'datasets.yaml' | 'upstreams.yaml' | 'plans.yaml', edit: (doc: Doc) => void): () => unknown {
   return () => {
     const dir = mkdtempSync(join(tmpdir(), 'config-mistakes-'));
     try {
@@ -82,5 +82,12 @@ describe('config mistakes a dataset team could make are refused at start', () =>
       (doc.upstreams as Record<string, Doc>).Fuel_Prices = { url: 'http://127.0.0.1:8199' };
     });
     expect(load).toThrow(/lowercase letters, digits and "-"/);
+  });
+
+  it.each([-5, 0])('names the bound a plan rate must meet (per_minute %d: at least 1)', (value) => {
+    const load = startWith('plans.yaml', (doc) => {
+      ((doc.plans as Record<string, Doc>).starter as Doc).per_minute = value;
+    });
+    expect(load).toThrow(/plans\.starter\.per_minute: .*>=1/);
   });
 });

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 
-const count = (what: string) => z.number().int().min(0).max(1_000_000_000).describe(what);
+const count = (what: string, min = 0) => z.number().int().min(min).max(1_000_000_000).describe(what);
 
 export const planSchema = z
   .object({
     monthly_calls: count('Calls allowed per calendar month (service time zone).'),
     daily_calls: count('Calls allowed per day; still applies while drawing extra credits.'),
-    per_minute: count('Requests per minute.').pipe(z.number().min(1)),
-    per_second: count('Requests per second.').pipe(z.number().min(1)),
+    // At least 1: a rate of 0 would refuse every call; one check, so -5 is told the bound of 1.
+    per_minute: count('Requests per minute.', 1),
+    per_second: count('Requests per second.', 1),
     per_page_max: z.number().int().min(1).max(1000).describe('Ceiling for per_page; larger values are lowered silently.'),
     max_page: z.number().int().min(1).max(100_000).describe('Highest page number a query may request.'),
     full_text_daily: count('Distinct documents opened with full text per day; 0 = preview only.'),
