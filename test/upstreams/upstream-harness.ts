@@ -42,3 +42,9 @@ export function registry(upstream: string): RegistryEntry[] {
 }
 
 export const fold = foldText;
+
+/** Whether a word of `text`, folded, starts with `prefix` (how a word-prefix search matches). */
+export const hasWordStarting = (text: string, prefix: string): boolean =>
+  fold(text)
+    .split(/\s+/)
+    .some((w) => w.startsWith(prefix));

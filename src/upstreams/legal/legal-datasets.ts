@@ -14,11 +14,13 @@ const related = (self: 'from_id' | 'to_id', other: 'from_id' | 'to_id', kind: st
 
 const id = { type: 'integer', min: 1 } as const;
 
+/** Newest first; ties by id, so pages are stable. Also the tie-break of every relevance order. */
+const NEWEST = 'd.issued_date DESC, d.id DESC';
+
 const codeRelevance = (ctx: SortContext): string => {
-  const newest = 'd.issued_date DESC, d.id DESC';
-  if (!ctx.searchedExpr || !ctx.keywords) return newest;
+  if (!ctx.searchedExpr || !ctx.keywords) return NEWEST;
   const prefix = ctx.bind(escapeLike(ctx.keywords) + '%');
-  return `(${ctx.searchedExpr} LIKE ${prefix}) DESC, length(d.code), ${newest}`;
+  return `(${ctx.searchedExpr} LIKE ${prefix}) DESC, length(d.code), ${NEWEST}`;
 };
 
 /** GET /legal-documents: the list parameters of the API reference, one for one. */
@@ -84,7 +86,7 @@ export const legalDocuments: DatasetSpec = {
       relevance: {
         needsSearch: true,
         fallback: 'newest',
-        orderBy: 'length(d.name), d.issued_date DESC, d.id DESC',
+        orderBy: `length(d.name), ${NEWEST}`,
         // The walk reads ~40 index rows per page (migrations/legal/003), about 20 × 300,000 / matches
         // rows; collecting the matches reads one heap page each. They cost the same near 400.
         walkIndexFrom: 500,
@@ -93,7 +95,7 @@ export const legalDocuments: DatasetSpec = {
         // shortest. One folding of the code per match: half the time of relevanceOrder's four.
         byMode: { code: { orderBy: codeRelevance } },
       },
-      newest: { orderBy: 'd.issued_date DESC, d.id DESC' },
+      newest: { orderBy: NEWEST },
       oldest: { orderBy: 'd.issued_date ASC, d.id ASC' },
     },
   },
