@@ -9,7 +9,7 @@ import { Client } from 'pg';
 import { parseDocument } from 'yaml';
 import { signAdminToken } from '../../src/runtime/admin-secret';
 import { TEST_DATABASE_URL } from '../support/databases';
-import { freePort } from '../support/private-redis';
+import { freePort } from '../support/free-port';
 
 export { freePort };
 

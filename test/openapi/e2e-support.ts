@@ -1,23 +1,14 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { signAdminToken } from '../../src/runtime/admin-secret';
 import { startProduct } from '../../src/runtime/start-product';
 import type { RunningProduct } from '../../src/runtime/start-product';
+import { freePort } from '../support/free-port';
 import type { HttpResult } from '../support/openapi-validator';
 
 export const ADMIN_SECRET = 'x'.repeat(32);
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /**
  * A copy of config/ in a temp dir, the local upstreams moved to free ports: the built-in upstreams

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { canListen } from './free-port';
 import { eventually, killRedisServer, spawnRedisServer } from './private-redis';
 
 const run = promisify(execFile);
@@ -15,14 +15,6 @@ export interface TestRedisCluster {
   url: string;
   ports: number[];
   close(): Promise<void>;
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
 }
 
 /**
