@@ -2,6 +2,9 @@ import { ApiError } from '../../errors/api-error';
 import { StoreUnavailableError, refundFor, usageAfterRefund } from '../../metering/meter-store';
 import type { ReserveInput } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
+import type { RuntimeConfig } from '../../config/compile-config';
+import type { RequestContext } from '../context';
+import type { GatewayDeps } from '../deps';
 import type { PolicyFactory } from '../policy';
 import { fieldPlanFor } from '../shaping/field-plan';
 
@@ -13,8 +16,59 @@ const MONTHLY_SPENT = 'Đã dùng hết số lượt gọi trong tháng.';
  * ONE atomic reservation per counted request: rate windows, full-text cap, daily limit and monthly
  * quota; past the quota on plans with extra credits, one durable credit spend in the database.
  */
+type CreditUrls = Pick<RuntimeConfig['raw']['plans'], 'upgrade_url' | 'buy_credits_url'>;
+
+/**
+ * Spends the reservation's credit calls from the ledger. When the balance cannot pay them, gives
+ * the reservation back and refuses the call: the quota and the credits are both used up.
+ */
+export async function payCredits(ctx: RequestContext, deps: GatewayDeps, urls: CreditUrls): Promise<void> {
+  const r = ctx.reservation!;
+  const spend = await deps.credits.spend(ctx.principal!.account.id, r.result.creditCalls, ctx.meterId);
+  if (!spend.ok) throw await creditsSpent(ctx, deps, urls);
+  r.creditsSpent = true;
+  ctx.creditsLeft = spend.balance;
+}
+
+/**
+ * A call over the full-text cap whose credit was not spent: when the balance could not pay it,
+ * the answer is the one every call of the account now gets (the quota before the cap, as on a
+ * plan without credits), not full_text_limit.
+ */
+export async function refuseUnpayable(
+  ctx: RequestContext,
+  deps: GatewayDeps,
+  urls: CreditUrls,
+): Promise<void> {
+  const r = ctx.reservation!;
+  if (r.result.source !== 'credits' || r.creditsSpent) return;
+  if ((await deps.credits.balance(ctx.principal!.account.id)) < r.result.creditCalls)
+    throw await creditsSpent(ctx, deps, urls);
+}
+
+/** Gives the reservation back and builds the refusal: quota and credits both used up. */
+async function creditsSpent(ctx: RequestContext, deps: GatewayDeps, urls: CreditUrls): Promise<ApiError> {
+  const r = ctx.reservation!;
+  const back = refundFor(r.input, r.result);
+  if (back) {
+    await deps.meter.refund(back);
+    ctx.usage = usageAfterRefund(r.result.usage, back);
+  }
+  r.settled = true;
+  deps.metrics.quotaRejections.inc({ reason: 'quota_exceeded' });
+  const windows = ctx.windows!;
+  return new ApiError('quota_exceeded', {
+    message: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',
+    quota: ctx.principal!.plan.monthly_calls,
+    reset_in_seconds: windows.secondsToMonthEnd,
+    retryAfter: windows.secondsToMonthEnd,
+    upgrade_url: urls.upgrade_url,
+    buy_credits_url: urls.buy_credits_url,
+  });
+}
+
 export const meterPolicy: PolicyFactory = (config, deps) => {
-  const { timezone, upgrade_url, buy_credits_url } = config.raw.plans;
+  const { timezone, upgrade_url } = config.raw.plans;
   return {
     name: 'meter',
     async handle(ctx) {
@@ -64,28 +118,11 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
         });
       }
       ctx.reservation = { input, result, creditsSpent: false, settled: false };
-      if (result.source === 'credits') {
-        const spend = await deps.credits.spend(account.id, result.creditCalls, ctx.meterId);
-        if (!spend.ok) {
-          const back = refundFor(input, result);
-          if (back) {
-            await deps.meter.refund(back);
-            ctx.usage = usageAfterRefund(result.usage, back);
-          }
-          ctx.reservation.settled = true;
-          deps.metrics.quotaRejections.inc({ reason: 'quota_exceeded' });
-          throw new ApiError('quota_exceeded', {
-            message: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',
-            quota: plan.monthly_calls,
-            reset_in_seconds: windows.secondsToMonthEnd,
-            retryAfter: windows.secondsToMonthEnd,
-            upgrade_url,
-            buy_credits_url,
-          });
-        }
-        ctx.reservation.creditsSpent = true;
-        ctx.creditsLeft = spend.balance;
-      }
+      // A document over the full-text cap almost always exists, and then the call is given back:
+      // its credit is spent only once the upstream says the id is unknown (forward-and-shape), so
+      // that calls in flight over the cap do not hold the balance other calls would draw.
+      if (result.source === 'credits' && !result.fullTextBlocked)
+        await payCredits(ctx, deps, config.raw.plans);
       deps.metrics.quotaReservations.inc({ result: result.source });
       // An id that cannot exist is still a detail call for an unknown id: it counts (API reference, Limits).
       if (route.unknownId) throw new ApiError('not_found');

@@ -4,6 +4,7 @@ import type { RuntimeConfig } from '../../config/compile-config';
 import { ApiError } from '../../errors/api-error';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
+import { payCredits, refuseUnpayable } from '../policies/meter';
 import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { upstreamUnavailable } from '../proxy/upstream-unavailable';
 import { MalformedAnswer, shapeBody } from '../shaping/shape-body';
@@ -74,7 +75,13 @@ export async function forwardAndShape(
     // 404, or a 404 without that code (a path the upstream does not serve), is a server fault that
     // must not count, not the caller's 404.
     if (reply.status === 404) {
-      if (route!.kind !== 'list' && err.code === 'not_found') throw new ApiError('not_found');
+      if (route!.kind !== 'list' && err.code === 'not_found') {
+        // An unknown id over the full-text cap counts after all: now its credit is spent (meter).
+        const r = ctx.reservation;
+        if (r?.result.fullTextBlocked && r.result.source === 'credits' && !r.creditsSpent)
+          await payCredits(ctx, deps, config.raw.plans);
+        throw new ApiError('not_found');
+      }
       throw refused(ctx, deps, proxy.name, `404 ${err.code ?? 'without a code'} on a ${route!.kind} path`);
     }
     throw new ApiError('invalid_request', {
@@ -86,6 +93,7 @@ export async function forwardAndShape(
   // The document exists and is new today, over the full-text cap (the meter reserved the call so
   // that an unknown id's 404 above still counts): 429, and settle gives the call back.
   if (ctx.reservation?.result.fullTextBlocked) {
+    await refuseUnpayable(ctx, deps, config.raw.plans);
     deps.metrics.quotaRejections.inc({ reason: 'full_text_limit' });
     throw new ApiError('full_text_limit', {
       quota: principal!.plan.full_text_daily,
