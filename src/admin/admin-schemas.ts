@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { parseCidr } from '../config/trusted-proxies';
+import { parseIsoDateTime } from '../util/iso-time';
 
+/** A date-time (or a date, 00:00 UTC) that exists: 2030-02-30 and year 0000 are refused, not moved. */
 const isoDate = z
   .string()
-  .refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}/.test(s), 'an ISO 8601 date-time')
-  .transform((s) => Date.parse(s));
+  .refine(
+    (s) => parseIsoDateTime(s, { zone: 'optional', dateOnly: true }) !== undefined,
+    'an ISO 8601 date-time',
+  )
+  .transform((s) => parseIsoDateTime(s, { zone: 'optional', dateOnly: true })!);
 
 export const createAccountBody = z
   .object({

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Db, Queryable } from '../db/db';
 import { MAX_UPSTREAM_RESPONSE_BYTES } from '../upstream-kit/response-limit';
+import { textProblem } from './import-text';
 
 /** A dataset the importer can load: how to validate one row and how to upsert a batch. */
 export interface ImportTarget<Row extends { id: string } = { id: string }> {
@@ -57,6 +58,8 @@ function parseLine<Row>(raw: string, schema: z.ZodType<Row>): { row: Row } | { e
   } catch (err) {
     return { error: `invalid JSON: ${(err as Error).message}` };
   }
+  const damaged = textProblem(value);
+  if (damaged !== undefined) return { error: damaged };
   const parsed = schema.safeParse(value);
   if (parsed.success) return { row: parsed.data };
   const issues = parsed.error.issues.map(

@@ -28,8 +28,21 @@ export async function insertRows(
   }
 }
 
-/** `ON CONFLICT (key) DO UPDATE SET col = EXCLUDED.col, …` for idempotent upserts. */
-export function upsertClause(key: string, columns: readonly string[]): string {
-  const set = columns.filter((c) => c !== key).map((c) => `${c} = EXCLUDED.${c}`);
-  return `ON CONFLICT (${key}) DO UPDATE SET ${set.join(', ')}`;
+/**
+ * `ON CONFLICT (key) DO UPDATE SET col = EXCLUDED.col, … WHERE (the row) IS DISTINCT FROM (the new
+ * one)` for idempotent upserts: a row that is already as the file says is left alone, so loading a
+ * file again writes nothing (no dead row versions, no triggers' work, `touch`, e.g. `updated_at =
+ * now()`, unmoved), and only rows that change are rewritten.
+ */
+export function upsertClause(
+  table: string,
+  key: string,
+  columns: readonly string[],
+  touch: readonly string[] = [],
+): string {
+  const cols = columns.filter((c) => c !== key);
+  const set = [...cols.map((c) => `${c} = EXCLUDED.${c}`), ...touch];
+  const now = cols.map((c) => `${table}.${c}`).join(', ');
+  const next = cols.map((c) => `EXCLUDED.${c}`).join(', ');
+  return `ON CONFLICT (${key}) DO UPDATE SET ${set.join(', ')} WHERE (${now}) IS DISTINCT FROM (${next})`;
 }

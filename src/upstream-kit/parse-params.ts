@@ -1,5 +1,6 @@
 import type { ParamType, ParamValue } from './dataset-spec';
 import { parsePointParam } from './parse-point';
+import { isCalendarDate } from '../util/iso-time';
 import { invalidParam } from './upstream-error';
 
 /** Raw query values as Express hands them over (repeated keys give arrays, brackets give objects). */
@@ -60,15 +61,6 @@ export function parseParam(name: string, raw: string, spec: ParamType): ParamVal
     case 'point':
       return parsePointParam(name, raw);
   }
-}
-
-/** YYYY-MM-DD naming a day that exists (no 2024-02-30). */
-export function isCalendarDate(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
 }
 
 export interface Paging {

@@ -135,6 +135,24 @@ describe('every error code the gateway owns, through a real process', () => {
     expect(await call('POST', '/admin/accounts', big)).toEqual([413, 'Nội dung yêu cầu vượt quá 64kb.']);
   });
 
+  it('the admin API refuses a date-time that does not exist instead of moving it or failing, and takes RFC 3339 forms', async () => {
+    const acc = await newAccount(p, 'starter');
+    for (const at of ['0000-01-01T00:00:00Z', '2099-02-30T00:00:00Z', '2099-04-31', '2099-01-01T24:00:00Z']) {
+      const locked = await adminCall(p, 'PATCH', `/admin/accounts/${acc.id}`, { restricted_until: at });
+      expect([locked.status, locked.json.code, locked.json.message]).toEqual([
+        422,
+        'invalid_request',
+        expect.stringContaining('restricted_until'),
+      ]);
+      const key = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/keys`, { expires_at: at });
+      expect([key.status, key.json.code]).toEqual([422, 'invalid_request']);
+    }
+    const spaced = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/keys`, {
+      expires_at: '2099-01-01 07:00:00+0700',
+    });
+    expect([spaced.status, spaced.json.expires_at]).toEqual([201, '2099-01-01T00:00:00.000Z']);
+  });
+
   it('404 not_found for an unknown id (counted) and an unknown endpoint (not counted)', async () => {
     const acc = await newAccount(p, 'pro');
     expect((await apiGet(p, '/v1/legal-documents/vb_doesnotexist', acc.key)).status).toBe(404);

@@ -8,6 +8,7 @@ import { migrate } from '../../src/db/migrate';
 import { openDb } from '../../src/db/open-db';
 import { loadAdminUnits } from '../../src/data/admin-units';
 import { generateDirectory } from '../../src/data/directory-generator';
+import { fileLines } from '../../src/data/file-lines';
 import { importJsonl } from '../../src/data/import-jsonl';
 import { IMPORT_TARGETS } from '../../src/data/import-targets';
 import { generateLegalCorpus } from '../../src/data/legal-corpus';
@@ -50,15 +51,26 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
       expect(
         await count("SELECT count(*)::int AS n FROM legal_document_relations WHERE kind = 'cites'"),
       ).toBe(29);
+      // Each row's version (xmin moves whenever a row is written) and updated_at.
+      const versions = async (): Promise<string[]> =>
+        (
+          await db.query<{ v: string }>(
+            `SELECT d.xmin::text || ' ' || d.updated_at::text AS v FROM legal_documents d
+             UNION ALL SELECT r.xmin::text FROM legal_document_relations r ORDER BY 1`,
+          )
+        ).rows.map((r) => r.v);
+      const before = await versions();
       await importJsonl(db, IMPORT_TARGETS['legal-documents']!, file);
       expect(await count('SELECT count(*)::int AS n FROM legal_documents')).toBe(30);
       expect(
         await count("SELECT count(*)::int AS n FROM legal_document_relations WHERE kind = 'cites'"),
       ).toBe(29);
+      expect(await versions()).toEqual(before);
     });
 
     it('updates existing rows in place', async () => {
       const rows = legalRows(2);
+      await importJsonl(db, IMPORT_TARGETS['legal-documents']!, jsonl(rows));
       await importJsonl(
         db,
         IMPORT_TARGETS['legal-documents']!,
@@ -68,6 +80,15 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
         rows[0]!.id,
       ]);
       expect(r.rows[0]!.name).toBe('Luật Thử nghiệm nhập dữ liệu');
+      // The file is the truth for a document's outgoing relations: one it no longer names goes.
+      const cited = await db.query<{ to_id: string }>(
+        "SELECT to_id FROM legal_document_relations WHERE from_id = $1 AND kind = 'cites'",
+        [rows[1]!.id],
+      );
+      expect(cited.rows).toHaveLength(1);
+      await importJsonl(db, IMPORT_TARGETS['legal-documents']!, jsonl([{ ...rows[1], cites: [] }]));
+      const left = await db.query('SELECT 1 FROM legal_document_relations WHERE from_id = $1', [rows[1]!.id]);
+      expect(left.rows).toHaveLength(0);
     });
 
     it('loads directory and catalogue rows into the named dataset', async () => {
@@ -177,6 +198,41 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
       expect(r.ok).toBe(false);
       expect(r.errors[0]!.message).toBe('database rejected rows on lines 501-1000: disk full (test)');
       expect(await count(`SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%z'`)).toBe(0);
+    });
+
+    it('refuses, each on its line, bytes that are not UTF-8, a lone surrogate, a NUL and a date-time that does not exist', async () => {
+      const [a, b, c, d] = legalRows(4).map((r): Record<string, unknown> => ({
+        ...r,
+        id: (r.id as string) + 'u',
+      }));
+      const office = { ...bailiffRows()[0]!, id: 'tc_feb30', updated_at: '2025-02-30T00:00:00Z' };
+      const dir = mkdtempSync(join(tmpdir(), 'import-text-'));
+      try {
+        const legal = join(dir, 'legal.jsonl');
+        const [lineA, lineB] = [JSON.stringify(a), JSON.stringify({ ...b, name: 'lone \ud800 surrogate' })];
+        const lineC = JSON.stringify({ ...c, name: 'a\u0000b' });
+        // Line 1 carries raw bytes that are not UTF-8 inside its name.
+        const bad = Buffer.from(lineA.replace(/"name":"/, '"name":"\u0001'), 'utf8');
+        const at = bad.indexOf(0x01);
+        bad[at] = 0xff;
+        writeFileSync(
+          legal,
+          Buffer.concat([bad, Buffer.from(`\n${lineB}\n${lineC}\n${JSON.stringify(d)}\n`)]),
+        );
+        const r = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, fileLines(legal));
+        expect(r.errors).toEqual([
+          { line: 1, message: expect.stringMatching(/^name: text that is not UTF-8/) },
+          { line: 2, message: expect.stringMatching(/^name: a lone UTF-16 surrogate/) },
+          { line: 3, message: expect.stringMatching(/^name: a NUL character/) },
+        ]);
+        expect(await count(`SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%u'`)).toBe(0);
+        const offices = await importJsonl(db, IMPORT_TARGETS['bailiff-offices']!, jsonl([office]));
+        expect(offices.errors).toEqual([
+          { line: 1, message: 'updated_at: must be a real ISO date-time with zone' },
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('reads past a byte-order mark, says "required" for a missing field, and refuses a record too large to serve', async () => {

@@ -34,7 +34,7 @@ function directoryImport(dataset: string, prefix: string): ImportTarget {
         DIRECTORY_COLUMNS.map((c) => (c === 'dataset' ? dataset : (r as Record<string, unknown>)[c])),
       );
       await insertRows(tx, 'directory_organisations', DIRECTORY_COLUMNS, values, {
-        onConflict: upsertClause('id', DIRECTORY_COLUMNS),
+        onConflict: upsertClause('directory_organisations', 'id', DIRECTORY_COLUMNS),
       });
     },
   };

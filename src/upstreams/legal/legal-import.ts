@@ -86,17 +86,22 @@ export const legalDocumentsImport: ImportTarget<LegalImportRow> = {
       rows.map((r) => LEGAL_DOCUMENT_COLUMNS.map((c) => r[c])),
       {
         batchSize: 200,
-        onConflict: upsertClause('id', LEGAL_DOCUMENT_COLUMNS) + ', updated_at = now()',
+        onConflict: upsertClause('legal_documents', 'id', LEGAL_DOCUMENT_COLUMNS, ['updated_at = now()']),
       },
     );
-    // The file is the truth for the outgoing relations of its documents: replace them.
-    await tx.query('DELETE FROM legal_document_relations WHERE from_id = ANY($1::text[])', [
-      rows.map((r) => r.id),
-    ]);
+    // The file is the truth for the outgoing relations of its documents: those it no longer names
+    // go, the rest stay as they are (so loading it again writes nothing) and new ones are added.
     const rel = rows.flatMap((r) => [
       ...r.replaces.map((t) => [r.id, 'replaces', t]),
       ...r.cites.map((t) => [r.id, 'cites', t]),
     ]);
+    await tx.query(
+      `DELETE FROM legal_document_relations r
+        WHERE r.from_id = ANY($1::text[])
+          AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[], $4::text[]) AS n(from_id, kind, to_id)
+                           WHERE n.from_id = r.from_id AND n.kind = r.kind AND n.to_id = r.to_id)`,
+      [rows.map((r) => r.id), rel.map((x) => x[0]), rel.map((x) => x[1]), rel.map((x) => x[2])],
+    );
     await insertRows(tx, 'legal_document_relations', ['from_id', 'kind', 'to_id'], rel, {
       onConflict: 'ON CONFLICT DO NOTHING',
     });

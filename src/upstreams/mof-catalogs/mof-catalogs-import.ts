@@ -24,7 +24,9 @@ function mofImport(catalog: string, prefix: string): ImportTarget {
       const values = rows.map((r) =>
         COLUMNS.map((c) => (c === 'catalog' ? catalog : (r as Record<string, unknown>)[c])),
       );
-      await insertRows(tx, 'mof_catalog_items', COLUMNS, values, { onConflict: upsertClause('id', COLUMNS) });
+      await insertRows(tx, 'mof_catalog_items', COLUMNS, values, {
+        onConflict: upsertClause('mof_catalog_items', 'id', COLUMNS),
+      });
     },
   };
 }

@@ -1,0 +1,26 @@
+// U+FFFD is what reading the file put in place of bytes that are not UTF-8 (or what an earlier bad
+// conversion left); a lone surrogate comes from a \uD800-style escape and would be stored as
+// U+FFFD; NUL is refused by PostgreSQL, and only for the whole batch, without naming the line.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function stringProblem(s: string): string | undefined {
+  if (s.includes('\uFFFD')) return 'text that is not UTF-8 (U+FFFD: bytes replaced when the file was read, or earlier)';
+  if (LONE_SURROGATE.test(s)) return 'a lone UTF-16 surrogate (an escape from \\uD800 to \\uDFFF without its pair)';
+  if (s.includes('\u0000')) return 'a NUL character (\\u0000), which the database cannot store';
+  return undefined;
+}
+
+/** The first string of a parsed row that the database would refuse or store damaged, as "path: reason". */
+export function textProblem(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') {
+    const problem = stringProblem(value);
+    return problem === undefined ? undefined : `${path || '(row)'}: ${problem}`;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    // A key is text too: an unknown one is refused by the schema, but by name.
+    const found = textProblem(k, path) ?? textProblem(v, path ? `${path}.${k}` : k);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
