@@ -48,7 +48,8 @@ export const createKeyBody = z
 
 export const creditsBody = z
   .object({
-    amount: z.number().int().min(1).max(1_000_000_000),
+    // The bounds before int(): past 2^53 zod names its own bound first, not the one that applies.
+    amount: z.number().min(1).max(1_000_000_000).int(),
     reference: z.string().min(1).max(200),
   })
   .strict();

@@ -91,6 +91,16 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     next();
   });
   admin.use(express.json({ limit: BODY_LIMIT }));
+  // A body of another type is left unread, and the schema would then say every field is missing.
+  admin.use((req, _res, next) => {
+    const sent =
+      req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (sent && req.body === undefined)
+      throw new ApiError('invalid_request', {
+        message: 'Nội dung yêu cầu phải là JSON (Content-Type: application/json).',
+      });
+    next();
+  });
 
   admin.post('/accounts', async (req, res) => {
     const body = parse(createAccountBody, req.body);
@@ -207,13 +217,19 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   admin.post('/accounts/:id/credits', async (req, res) => {
     const body = parse(creditsBody, req.body);
     const a = await account(req.params.id);
-    if (!deps.config().plans.get(a.plan)?.extra_credits) {
-      throw new ApiError('plan_required', {
-        message: `Gói ${a.plan} không mua thêm lượt gọi (extra credits).`,
-        upgrade_url: deps.config().raw.plans.upgrade_url,
-      });
+    let r;
+    if (deps.config().plans.get(a.plan)?.extra_credits) {
+      r = await deps.credits.purchase(a.id, body.amount, body.reference);
+    } else {
+      // A billing system retrying a purchase made before a downgrade gets the retry's answer.
+      const prior = await deps.credits.purchased(a.id, body.reference);
+      if (!prior)
+        throw new ApiError('plan_required', {
+          message: `Gói ${a.plan} không mua thêm lượt gọi (extra credits).`,
+          upgrade_url: deps.config().raw.plans.upgrade_url,
+        });
+      r = { balance: prior.balance, applied: false, appliedAmount: prior.amount };
     }
-    const r = await deps.credits.purchase(a.id, body.amount, body.reference);
     // The same reference again is a retry; with another amount it is a mistake to say so, not
     // a success that added nothing.
     if (!r.applied && r.appliedAmount !== body.amount) {

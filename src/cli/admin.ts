@@ -91,7 +91,9 @@ async function run(argv: string[]): Promise<unknown> {
     },
   });
   if (o.help) return HELP;
-  const [group, action, id, ...extra] = p;
+  const [group, action, ...rest] = p;
+  // Every command but `accounts create` (and `token`, whose action is its extra) takes one id.
+  const [id, ...extra] = group === 'accounts' && action === 'create' ? [undefined, ...rest] : rest;
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}\n\n${USAGE}`);
   if (o.verified && o.unverified) throw new UsageError('--verified and --unverified contradict each other');
   const need = (v: string | undefined, what: string): string => {

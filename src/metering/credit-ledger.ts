@@ -12,6 +12,8 @@ export interface CreditLedger {
     amount: number,
     reference: string,
   ): Promise<{ balance: number; applied: boolean; appliedAmount: number }>;
+  /** The purchase made with this reference, if any, and the balance now (a retry's answer). */
+  purchased(accountId: string, reference: string): Promise<{ amount: number; balance: number } | undefined>;
   /**
    * Takes cost credits for a request, atomically, never below zero. Idempotent per (account,
    * requestId): a repeat returns ok without taking again, so requestId must be one the gateway
@@ -62,6 +64,18 @@ export class SqlCreditLedger implements CreditLedger {
       );
       return { balance: Number(row.rows[0]?.balance ?? 0), applied: true, appliedAmount: amount };
     });
+  }
+
+  async purchased(
+    accountId: string,
+    reference: string,
+  ): Promise<{ amount: number; balance: number } | undefined> {
+    const first = await this.db.query<{ amount: unknown }>(
+      `SELECT amount FROM credit_ledger WHERE account_id = $1 AND kind = 'purchase' AND reference = $2`,
+      [accountId, reference],
+    );
+    const row = first.rows[0];
+    return row ? { amount: Number(row.amount), balance: await readBalance(this.db, accountId) } : undefined;
   }
 
   async spend(accountId: string, cost: number, requestId: string): Promise<{ ok: boolean; balance: number }> {

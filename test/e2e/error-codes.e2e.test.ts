@@ -153,6 +153,40 @@ describe('every error code the gateway owns, through a real process', () => {
     expect([spaced.status, spaced.json.expires_at]).toEqual([201, '2099-01-01T00:00:00.000Z']);
   });
 
+  it('the admin API says a body that is not JSON is not, names the bound an amount passed, and answers a purchase retried after a downgrade as a retry', async () => {
+    const acc = await newAccount(p, 'starter');
+    const token = await signAdminToken(ADMIN_SECRET, Date.now(), 600);
+    const form = await fetch(`${p.admin}/admin/accounts/${acc.id}/credits`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '{"amount":5,"reference":"form"}',
+    });
+    expect([form.status, ((await form.json()) as { message: string }).message]).toEqual([
+      422,
+      'Nội dung yêu cầu phải là JSON (Content-Type: application/json).',
+    ]);
+    const huge = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/credits`, {
+      amount: 1e30,
+      reference: 'huge',
+    });
+    expect([huge.status, huge.json.message]).toEqual([
+      422,
+      'amount: Too big: expected number to be <=1000000000',
+    ]);
+    const buy = { amount: 5, reference: 'before-downgrade' };
+    expect((await adminCall(p, 'POST', `/admin/accounts/${acc.id}/credits`, buy)).json.applied).toBe(true);
+    expect((await adminCall(p, 'PATCH', `/admin/accounts/${acc.id}`, { plan: 'free' })).status).toBe(200);
+    const retry = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/credits`, buy);
+    expect([retry.status, retry.json.applied, retry.json.extra_credits]).toEqual([200, false, 5]);
+    const other = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/credits`, { ...buy, amount: 6 });
+    expect(other.status).toBe(409);
+    const fresh = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/credits`, {
+      amount: 5,
+      reference: 'after',
+    });
+    expect([fresh.status, fresh.json.code]).toEqual([403, 'plan_required']);
+  });
+
   it('404 not_found for an unknown id (counted) and an unknown endpoint (not counted)', async () => {
     const acc = await newAccount(p, 'pro');
     expect((await apiGet(p, '/v1/legal-documents/vb_doesnotexist', acc.key)).status).toBe(404);
@@ -301,6 +335,16 @@ describe('npm run admin (the CLI over the admin API)', () => {
     expect((await cliRun(['accounts', 'update', acc.id])).code).toBe(2);
     expect((await cliRun(['accounts', 'update', acc.id, '--verified', '--unverified'])).code).toBe(2);
     expect((await cliRun(['accounts', 'get', acc.id, 'extra'])).code).toBe(2);
+    const created = await cliRun([
+      'accounts',
+      'create',
+      '--email',
+      'x@example.vn',
+      '--plan',
+      'free',
+      'extra',
+    ]);
+    expect([created.code, created.stderr]).toEqual([2, expect.stringContaining('unexpected argument extra')]);
   }, 60_000);
 
   it('prints its usage on --help with exit 0, and names the address it could not reach', async () => {

@@ -50,6 +50,14 @@ describe.each(TEST_DATABASES)('SqlCreditLedger on $name', (testDb) => {
     });
   });
 
+  it('finds a purchase by its reference, on its account only, with the balance now', async () => {
+    await ledger.purchase('acc_found', 40, 'inv-f');
+    await ledger.spend('acc_found', 3, 'req-f');
+    expect(await ledger.purchased('acc_found', 'inv-f')).toEqual({ amount: 40, balance: 37 });
+    expect(await ledger.purchased('acc_found', 'inv-other')).toBeUndefined();
+    expect(await ledger.purchased('acc_elsewhere', 'inv-f')).toBeUndefined();
+  });
+
   it('applies concurrent duplicates of one purchase once', async () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, () => ledger.purchase('acc_dup', 7, 'inv-x')),
