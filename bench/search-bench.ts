@@ -70,7 +70,7 @@ const trigramVariant: DatasetSpec = {
 
 async function load(db: Db): Promise<number> {
   await migrate(db, 'legal');
-  await insertLegalCatalogs(db);
+  await insertLegalCatalogs(db, true);
   const count = async () =>
     Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM legal_documents')).rows[0]!.n);
   let have = await count();

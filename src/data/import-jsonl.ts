@@ -4,7 +4,7 @@ import { MAX_UPSTREAM_RESPONSE_BYTES } from '../upstream-kit/response-limit';
 import { textProblem } from './import-text';
 
 /** A dataset the importer can load: how to validate one row and how to upsert a batch. */
-export interface ImportTarget<Row extends { id: string } = { id: string }> {
+export interface ImportTarget<Row extends { id: string | number } = { id: string | number }> {
   dataset: string;
   /** Migration sets that create the dataset's tables. */
   migrationSets: string[];
@@ -76,14 +76,14 @@ function parseLine<Row>(raw: string, schema: z.ZodType<Row>): { row: Row } | { e
  * After the first error nothing more is written, but the rest is still checked (the stored data
  * too, unless the database itself failed), so one run reports every bad line (up to maxErrors).
  */
-export async function importJsonl<Row extends { id: string }>(
+export async function importJsonl<Row extends { id: string | number }>(
   db: Db,
   target: ImportTarget<Row>,
   source: string | AsyncIterable<string>,
   maxErrors = 100,
 ): Promise<ImportReport> {
   const errors: ImportError[] = [];
-  const firstLine = new Map<string, number>();
+  const firstLine = new Map<string | number, number>();
   let rows = 0;
   let loaded = 0;
   let truncated = false;

@@ -255,6 +255,54 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
   });
 });
 
+describe.each(TEST_DATABASES)('importer, legal catalogues, on $name', (tdb) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await tdb.open();
+    await migrate(db, 'legal');
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+  const names = async (table: string): Promise<string[]> =>
+    (await db.query<{ name: string }>(`SELECT name FROM ${table} ORDER BY id`)).rows.map((r) => r.name);
+
+  it('loads real agencies, document types and law fields that documents then name, without sample rows beside them', async () => {
+    const agencies = [
+      { id: 1, name: 'Quốc hội', short_name: 'QH', level: 'central' },
+      { id: 7001, name: 'Ủy ban nhân dân xã Hòa Bình' },
+    ];
+    expect((await importJsonl(db, IMPORT_TARGETS['catalogs/agencies']!, jsonl(agencies))).loaded).toBe(2);
+    const types = [{ id: 3, name: 'Luật', code: 'L' }];
+    expect((await importJsonl(db, IMPORT_TARGETS['catalogs/document-types']!, jsonl(types))).ok).toBe(true);
+    const fields = [{ id: 40, name: 'Đất đai' }];
+    expect((await importJsonl(db, IMPORT_TARGETS['catalogs/law-fields']!, jsonl(fields))).ok).toBe(true);
+    const [doc] = legalRows(1);
+    const real = { ...doc, id: 'vb_real1', type_id: 3, field_id: 40, agency_id: 7001, cites: [] };
+    const loaded = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, jsonl([real]));
+    expect(loaded.errors).toEqual([]);
+    expect(await names('legal_agencies')).toEqual(['Quốc hội', 'Ủy ban nhân dân xã Hòa Bình']);
+    expect(await names('legal_document_types')).toEqual(['Luật']);
+    expect(await names('legal_fields')).toEqual(['Đất đai']);
+    // An id no catalogue holds is still named by line, and a catalogue row is checked like any other.
+    const stray = await importJsonl(
+      db,
+      IMPORT_TARGETS['legal-documents']!,
+      jsonl([{ ...real, agency_id: 7002 }]),
+    );
+    expect(stray.errors[0]!.message).toMatch(/^agency_id: 7002 is not a known issuing agency/);
+    const bad = await importJsonl(
+      db,
+      IMPORT_TARGETS['catalogs/agencies']!,
+      jsonl([
+        { id: 0, name: '' },
+        { id: 1, name: 'Quốc hội', x: 1 },
+      ]),
+    );
+    expect(bad.errors.map((e) => e.line)).toEqual([1, 2]);
+  });
+});
+
 describe('npm run import', () => {
   const run = promisify(execFile);
   let dir: string;

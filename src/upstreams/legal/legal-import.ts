@@ -47,7 +47,7 @@ function knownIds(tx: Queryable): Promise<Set<number>[]> {
   let known = catalogIds.get(tx);
   if (!known) {
     known = (async () => {
-      await insertLegalCatalogs(tx);
+      await insertLegalCatalogs(tx, false);
       const sets: Set<number>[] = [];
       for (const [, table] of REFERENCES) {
         const ids = await tx.query<{ id: unknown }>(`SELECT id FROM ${table}`);
@@ -78,7 +78,7 @@ export const legalDocumentsImport: ImportTarget<LegalImportRow> = {
     return errors;
   },
   async upsert(tx, rows) {
-    await insertLegalCatalogs(tx);
+    await insertLegalCatalogs(tx, false);
     await insertRows(
       tx,
       'legal_documents',

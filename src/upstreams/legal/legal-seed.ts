@@ -15,43 +15,53 @@ import { LEGAL_DOCUMENT_COLUMNS, legalDocumentValues } from './legal-rows';
 
 export const DEFAULT_LEGAL_DOCUMENTS = 6000;
 
-/** The catalogs every legal database needs (seed and importer alike); existing rows are kept. */
-export async function insertLegalCatalogs(tx: Queryable): Promise<void> {
+/**
+ * The catalogs every legal database needs (seed and importer alike); existing rows are kept. The
+ * fixed ones (databases, statuses) are completed; a growable one (document types, law fields,
+ * agencies) is filled by the importer only while empty, so that one loaded from real data (`npm
+ * run import -- catalogs/agencies …`) is not mixed with sample rows under the ids it does not
+ * use; the sample seed completes them all, since its documents name every sample id.
+ */
+export async function insertLegalCatalogs(tx: Queryable, forSample: boolean): Promise<void> {
   const keep = { onConflict: 'ON CONFLICT (id) DO NOTHING' };
-  await insertRows(
-    tx,
+  const fill = async (
+    table: string,
+    columns: string[],
+    rows: unknown[][],
+    growable: boolean,
+  ): Promise<void> => {
+    if (growable && !forSample && (await tx.query(`SELECT 1 FROM ${table} LIMIT 1`)).rows.length > 0) return;
+    await insertRows(tx, table, columns, rows, keep);
+  };
+  await fill(
     'legal_databases',
     ['id', 'name', 'description', 'sort_order'],
     LEGAL_DATABASES.map((d, i) => [d.id, d.name, d.description, i + 1]),
-    keep,
+    false,
   );
-  await insertRows(
-    tx,
+  await fill(
     'legal_document_types',
     ['id', 'name', 'code'],
     LEGAL_DOCUMENT_TYPES.map((t) => [t.id, t.name, t.code]),
-    keep,
+    true,
   );
-  await insertRows(
-    tx,
+  await fill(
     'legal_fields',
     ['id', 'name'],
     LEGAL_FIELDS.map((f) => [f.id, f.name]),
-    keep,
+    true,
   );
-  await insertRows(
-    tx,
+  await fill(
     'legal_statuses',
     ['id', 'name', 'name_en'],
     LEGAL_STATUSES.map((s) => [s.id, s.name, s.name_en]),
-    keep,
+    false,
   );
-  await insertRows(
-    tx,
+  await fill(
     'legal_agencies',
     ['id', 'name', 'short_name', 'level'],
     legalAgencies().map((a) => [a.id, a.name, a.short_name, a.level]),
-    keep,
+    true,
   );
 }
 
@@ -66,7 +76,7 @@ export async function seedLegal(db: Db, opts: SeedOptions): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['seed:legal']);
     if ((await tx.query('SELECT 1 FROM legal_seed_state WHERE id = 1')).rows.length > 0) return;
-    await insertLegalCatalogs(tx);
+    await insertLegalCatalogs(tx, true);
     const corpus = generateLegalCorpus({ seed, agencies: legalAgencies(), withContent: true }, count);
     await insertRows(
       tx,
