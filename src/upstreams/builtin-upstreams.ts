@@ -1,6 +1,7 @@
 import type express from 'express';
 import type { Db } from '../db/db';
 import type { IdentityCheck } from '../upstream-kit/verify-identity';
+import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import { adminUnitsUpstream } from './admin-units/admin-units-upstream';
 import { directoryUpstream } from './directory/directory-upstream';
@@ -27,7 +28,7 @@ export interface BuiltinUpstream {
   /** Loads sample data once per database (a marker table records it); later calls do nothing. */
   seed(db: Db, opts: SeedOptions): Promise<void>;
   /** Dataset routes and /healthz; with identity, dataset requests need the gateway's assertion. */
-  createApp(deps: { db: Db; logger: Logger; identity?: IdentityCheck }): express.Express;
+  createApp(deps: { db: Db; logger: Logger; identity?: IdentityCheck; clock?: Clock }): express.Express;
 }
 
 export const BUILTIN_UPSTREAMS: Record<string, BuiltinUpstream> = {

@@ -6,6 +6,7 @@ import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
 import type { BuiltinUpstream } from '../../src/upstreams/builtin-upstreams';
 import { foldText } from '../../src/upstream-kit';
+import type { Clock } from '../../src/util/clock';
 import { projectRoot } from '../../src/util/project-root';
 import { silentLogger } from '../../src/util/logger';
 import type { TestDatabase } from '../support/databases';
@@ -20,11 +21,12 @@ export async function startUpstream(
   tdb: TestDatabase,
   upstream: BuiltinUpstream,
   scale = 0.05,
+  clock?: Clock,
 ): Promise<Harness> {
   const db = await tdb.open();
   for (const set of upstream.migrationSets) await migrate(db, set);
   await upstream.seed(db, { seed: 7, scale });
-  return { db, app: upstream.createApp({ db, logger: silentLogger() }) };
+  return { db, app: upstream.createApp({ db, logger: silentLogger(), ...(clock ? { clock } : {}) }) };
 }
 
 export interface RegistryEntry {

@@ -1,0 +1,49 @@
+import type { Queryable } from '../../db/db';
+import { STATUS } from '../../data/legal-catalogs';
+import type { Clock } from '../../util/clock';
+import type { Logger } from '../../util/logger';
+
+// Vietnam keeps UTC+7 all year: its calendar day needs no time-zone database.
+const VIETNAM_OFFSET_MS = 7 * 3_600_000;
+const DAY_MS = 86_400_000;
+/** After a failed run, requests are not held up by another try for this long. */
+const RETRY_MS = 60_000;
+
+const isoDay = (dayNumber: number): string => new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * A document "not yet in effect" comes into effect on its effective date: the status a file (or the
+ * sample) gave was true the day it was loaded, and this keeps it true as days pass. The upstream's
+ * `ready` hook, so it runs before the first request of each day in Vietnam (later requests that day
+ * pay one comparison); one UPDATE, idempotent, so replicas doing it side by side agree. A failure
+ * is logged and the request served; the next try waits a minute.
+ */
+export function legalStatusUpkeep(db: Queryable, logger: Logger, clock: Clock): () => Promise<void> {
+  let doneDay = -1;
+  let retryAt = 0;
+  let running: Promise<void> | undefined;
+  const run = async (day: number): Promise<void> => {
+    try {
+      const moved = await db.query(
+        `UPDATE legal_documents SET status_id = $1, updated_at = now()
+          WHERE status_id = $2 AND effective_date <= $3::date RETURNING id`,
+        [STATUS.inEffect, STATUS.notYet, isoDay(day)],
+      );
+      doneDay = day;
+      if (moved.rows.length > 0)
+        logger.info({ documents: moved.rows.length, day: isoDay(day) }, 'documents came into effect');
+    } catch (err) {
+      retryAt = clock.now() + RETRY_MS;
+      logger.warn({ err }, 'status upkeep failed; serving the statuses as stored');
+    }
+  };
+  return () => {
+    const now = clock.now();
+    const day = Math.floor((now + VIETNAM_OFFSET_MS) / DAY_MS);
+    if (day === doneDay || now < retryAt) return Promise.resolve();
+    running ??= run(day).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}
