@@ -1796,7 +1796,8 @@ export interface components {
     DatasetInfo: {
       /** @description Đường dẫn / Path, e.g. /v1/legal-documents. */
       path: string;
-      id_prefix: string;
+      /** @description Tiền tố của mọi id; null với danh mục mà mục được gọi bằng id riêng (số hoặc mã) / Prefix of every id; null for a catalogue whose items go by their own ids (integers or codes). */
+      id_prefix: string | null;
       title: string;
       title_vi: string | null;
       min_plan: string;

@@ -38,7 +38,8 @@ export interface CompiledDataset {
   path: string;
   upstream: string;
   upstreamPath: string;
-  idPrefix: string;
+  /** Absent for a catalogue whose items are named by their own ids (no detail endpoint). */
+  idPrefix: string | undefined;
   minRank: number;
   minPlan: string;
   cost: number;

@@ -45,6 +45,13 @@ describe('config mistakes a dataset team could make are refused at start', () =>
     },
   );
 
+  it('refuses a dataset with a detail endpoint and no id_prefix', () => {
+    const load = startWith('datasets.yaml', (doc) => {
+      delete (bailiff(doc) as unknown as Doc).id_prefix;
+    });
+    expect(load).toThrow(/datasets\.\d+ \(bailiff-offices\)\.id_prefix: a dataset with a detail endpoint needs id_prefix/);
+  });
+
   it('refuses an integer parameter whose min is above its max', () => {
     const load = startWith('datasets.yaml', (doc) => {
       bailiff(doc).list.params.year = { type: 'integer', min: 100, max: 10 };

@@ -44,7 +44,13 @@ export const datasetSchema = z
       .regex(/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/, 'path segments without a leading or trailing "/"')
       .optional()
       .describe('Path on the upstream (under its base path), when it differs from path; defaults to path.'),
-    id_prefix: z.string().regex(/^[a-z][a-z0-9]*_$/, 'lower-case letters then _').describe('Prefix every id carries.'),
+    id_prefix: z
+      .string()
+      .regex(/^[a-z][a-z0-9]*_$/, 'lower-case letters then _')
+      .optional()
+      .describe(
+        'Prefix every id carries. A catalogue without detail whose items are named by their own ids (integers or codes, the values of a filter) has none.',
+      ),
     min_plan: z.string().default('free'),
     title: z.string().optional(),
     title_vi: z.string().optional(),
@@ -67,7 +73,11 @@ export const datasetSchema = z
     full_text_field: z.string().optional().describe('Field whose full text counts against the daily full-text cap.'),
     bulk_watch: z.boolean().default(true).describe('Whether ids returned count towards bulk-extraction detection.'),
   })
-  .strict();
+  .strict()
+  .refine((d) => d.id_prefix !== undefined || !d.detail, {
+    message: 'a dataset with a detail endpoint needs id_prefix',
+    path: ['id_prefix'],
+  });
 
 export const datasetsFileSchema = z
   .object({

@@ -66,7 +66,11 @@ const me = closed(
 const datasetInfo = closed(
   {
     path: { type: 'string', description: 'Đường dẫn / Path, e.g. /v1/legal-documents.' },
-    id_prefix: { type: 'string' },
+    id_prefix: {
+      type: ['string', 'null'],
+      description:
+        'Tiền tố của mọi id; null với danh mục mà mục được gọi bằng id riêng (số hoặc mã) / Prefix of every id; null for a catalogue whose items go by their own ids (integers or codes).',
+    },
     title: { type: 'string' },
     title_vi: { type: ['string', 'null'] },
     min_plan: { type: 'string' },

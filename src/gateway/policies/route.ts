@@ -40,7 +40,7 @@ export function resolveRoute(config: RuntimeConfig, segs: string[]): ResolvedRou
   if (rest.length === 0) return { kind: 'list', dataset, label };
   if (!dataset.detail || rest.length > 2) return undefined;
   const id = rest[0]!;
-  const unknownId = !ID_SHAPE.test(id) || !id.startsWith(dataset.idPrefix);
+  const unknownId = !ID_SHAPE.test(id) || !id.startsWith(dataset.idPrefix ?? '');
   if (rest.length === 1) return { kind: 'detail', dataset, id, unknownId, label };
   const subresource = dataset.subresources.get(rest[1]!);
   if (!subresource) return undefined;

@@ -15,6 +15,19 @@ afterAll(() => h.close());
 const get = (key: string, path: string) => request(h.gw.app).get(path).set('X-Api-Key', key);
 const paths = (r: request.Response): string[] => (r.body.data as { path: string }[]).map((d) => d.path);
 
+describe('GET /v1/datasets: what each dataset is', () => {
+  it("gives each dataset's id prefix, and none for a catalogue whose items go by their own ids", async () => {
+    const data = (await get(enterprise, '/v1/datasets')).body.data as {
+      path: string;
+      id_prefix: string | null;
+    }[];
+    const prefix = (path: string) => data.find((d) => d.path === path)?.id_prefix;
+    expect(prefix('/v1/legal-documents')).toBe('vb_');
+    expect(prefix('/v1/catalogs/statuses')).toBeNull();
+    expect(prefix('/v1/catalogs/databases')).toBeNull();
+  });
+});
+
 describe('GET /v1/datasets: the whole list, or paged like every list when asked', () => {
   it('lowers per_page to the plan ceiling and reports the page, the total and has_more', async () => {
     const all = paths(await get(enterprise, '/v1/datasets?per_page=200'));

@@ -78,7 +78,7 @@ export function answerDatasets(ctx: RequestContext, config: RuntimeConfig): Outc
   const perPage = ctx.perPage ?? Math.max(usable.length, 1);
   const data = usable.slice((page - 1) * perPage, page * perPage).map((ds) => ({
     path: `/v1/${ds.path}`,
-    id_prefix: ds.idPrefix,
+    id_prefix: ds.idPrefix ?? null,
     title: ds.source.title ?? ds.path,
     title_vi: ds.source.title_vi ?? null,
     min_plan: ds.minPlan,

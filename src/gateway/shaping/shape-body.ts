@@ -114,7 +114,7 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
       : shapeSubresource(data, ds, fp, s.previewChars);
   // The record asked for (a sub-resource does not show it), and the records of the dataset it shows.
   const ids = s.route.kind === 'detail' && s.route.id ? [s.route.id] : [];
-  nestedIds(record, ds.idPrefix, ids);
+  if (ds.idPrefix !== undefined) nestedIds(record, ds.idPrefix, ids);
   return {
     body: { success: true, data: record, meta: { locked_fields: locked, upgrade_url: s.upgradeUrl } },
     ids,
