@@ -61,11 +61,19 @@ describe('restarting gateway workers', () => {
     expect(deaths(5, 1_000, true)).toEqual([250, 500, 1_000, 2_000, 2_000]);
   });
 
-  it('stops restarting after the allowed number of quick deaths in a row', () => {
+  it('stops restarting after the allowed number of quick deaths in a row once no worker serves', () => {
+    const { restarts, start, deaths } = cluster();
+    const a = start();
+    restarts.ready(a);
+    expect(restarts.exited(a)).toEqual({ kind: 'restart', delayMs: 250 });
+    expect(deaths(4, 100, false)).toHaveLength(4);
+    expect(restarts.exited(start())).toEqual({ kind: 'give-up', reason: 'crash_loop' });
+  });
+
+  it('keeps replacing at the ceiling while another worker still serves (a replacement that cannot start)', () => {
     const { restarts, start, deaths } = cluster();
     restarts.ready(start());
-    expect(deaths(5, 100, false)).toHaveLength(5);
-    expect(restarts.exited(start())).toEqual({ kind: 'give-up', reason: 'crash_loop' });
+    expect(deaths(8, 100, false)).toEqual([250, 500, 1_000, 2_000, 2_000, 2_000, 2_000, 2_000]);
   });
 
   it('counts again from the start after a worker served long enough: one-off crashes never add up', () => {

@@ -7,7 +7,7 @@ export interface RestartOptions {
   maxDelayMs: number;
   /** A worker that served this long before dying is a one-off crash: the count starts again. */
   stableAfterMs: number;
-  /** Quick deaths in a row after which the primary stops restarting and exits. */
+  /** Quick deaths in a row after which the primary stops restarting and exits, if none serves. */
   maxQuickDeaths: number;
 }
 
@@ -33,7 +33,10 @@ export interface WorkerRestarts {
  * any worker ever served (a bad config, an unreachable database) would fail the same way again: the
  * primary exits, as a single process does, so the orchestrator sees the failure. A worker that dies
  * later is replaced after a delay that doubles with each quick death in a row; after
- * `maxQuickDeaths` of them the primary exits too, rather than restarting in a loop.
+ * `maxQuickDeaths` of them the primary exits too, rather than restarting in a loop, unless another
+ * worker is still serving: then it goes on trying at the ceiling. A replacement that cannot start
+ * (a config edit refused by the running workers, read afresh from the disk by the new one) must
+ * not take down the workers that kept the last good config.
  */
 export function createWorkerRestarts(clock: Clock, opts: RestartOptions = DEFAULT_RESTARTS): WorkerRestarts {
   const startedAt = new Map<number, number>();
@@ -56,7 +59,8 @@ export function createWorkerRestarts(clock: Clock, opts: RestartOptions = DEFAUL
       if (!wasReady && !anyReady) return { kind: 'give-up', reason: 'never_started' };
       if (wasReady && clock.now() - since >= opts.stableAfterMs) quickDeaths = 0;
       quickDeaths += 1;
-      if (quickDeaths > opts.maxQuickDeaths) return { kind: 'give-up', reason: 'crash_loop' };
+      if (quickDeaths > opts.maxQuickDeaths && readyIds.size === 0)
+        return { kind: 'give-up', reason: 'crash_loop' };
       return {
         kind: 'restart',
         delayMs: Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (quickDeaths - 1)),

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/databases';
@@ -52,11 +54,15 @@ const startedLines = (p: ProductProcess): number => p.output().split('"lookup ap
 
 /** Both workers' pids, once both have started (a worker killed before it listened is another case). */
 async function twoWorkers(p: ProductProcess): Promise<number[]> {
-  await until('both workers started', () => (startedLines(p) >= 2 ? true : undefined));
-  return until('two workers', () => {
-    const w = workersOf(p.child.pid!);
-    return w.length === 2 ? w : undefined;
-  });
+  try {
+    await until('both workers started', () => (startedLines(p) >= 2 ? true : undefined));
+    return await until('two workers', () => {
+      const w = workersOf(p.child.pid!);
+      return w.length === 2 ? w : undefined;
+    });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; the product said:\n${p.output().slice(-3000)}`);
+  }
 }
 
 beforeAll(async () => {
@@ -123,6 +129,30 @@ describe('WORKERS=2: the cluster primary', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => apiGet(product!, '/v1/me')));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(401));
   }, 180_000);
+
+  it('keeps the workers that kept the last good config serving while a replacement cannot start on a config refused meanwhile', async () => {
+    const configDir = await configWithFreePorts();
+    product = await startProductProcess({ ...env(), CONFIG_DIR: configDir });
+    const before = await twoWorkers(product);
+    const plans = join(configDir, 'plans.yaml');
+    const good = readFileSync(plans, 'utf8');
+    writeFileSync(plans, good.replace(/^per_ip_per_minute: .*$/m, 'per_ip_per_minute: many'));
+    const refusals = () => product!.output().split('configuration reload refused').length - 1;
+    await until('both workers refusing the edit', () => (refusals() >= 2 ? true : undefined));
+    process.kill(before[0]!, 'SIGKILL');
+    // Each replacement reads the refused file and dies; past the 5 quick deaths that stop a
+    // primary whose workers are all gone, this one goes on, its other worker serving.
+    const restarts = () => product!.output().split('starting another').length - 1;
+    await until('seven restarts', () => (restarts() >= 7 ? true : undefined), 90_000);
+    expect(product.output()).not.toContain('crash_loop');
+    expect(product.child.exitCode).toBeNull();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => apiGet(product!, '/v1/me')));
+    expect(answers.map((a) => a.status)).toEqual(Array(4).fill(401));
+    // The file mended, the next replacement starts on it.
+    const started = startedLines(product);
+    writeFileSync(plans, good);
+    await until('a replacement started', () => (startedLines(product!) > started ? true : undefined), 60_000);
+  }, 240_000);
 
   it('stops its workers and exits with 0 on SIGTERM', async () => {
     product = await startCluster();
