@@ -9,7 +9,7 @@ import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
 import { readEnv } from './runtime/env-schema';
 import { makeGlobalsPlain } from './runtime/plain-globals';
-import { WORKER_READY, runPrimary } from './runtime/run-primary';
+import { COUNTERS_REACHED, WORKER_READY, runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
 import { createWorkerRestarts } from './runtime/worker-restarts';
 import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
@@ -52,6 +52,8 @@ async function runProduct(): Promise<void> {
     adminJwksUrl: env.ADMIN_JWKS_URL,
     logger,
     clusterWorker: cluster.isWorker,
+    countersReachedBefore: env.LOOKUP_COUNTERS_REACHED,
+    ...(cluster.isWorker ? { onCountersReached: () => process.send?.(COUNTERS_REACHED) } : {}),
   });
   // A cluster worker tells the primary its start went through (run-primary.ts).
   if (cluster.isWorker) process.send?.(WORKER_READY);

@@ -10,6 +10,7 @@ describe('the environment, read once at start', () => {
           CONFIG_DIR: './config',
           DATA_DIR: './var',
           SEED_SAMPLE_DATA: true,
+          LOOKUP_COUNTERS_REACHED: false,
           IDENTITY_ISSUER: 'lookup-gateway',
           IDENTITY_AUDIENCE: 'lookup-upstream',
         },

@@ -70,6 +70,11 @@ export const envSchema = z.object({
   IDENTITY_AUDIENCE: optional(z.string().min(1))
     .transform((v) => v ?? 'lookup-upstream')
     .describe("Upstream mode: gateway.yaml identity.audience; this upstream accepts '<it>/<its name>'."),
+  LOOKUP_COUNTERS_REACHED: optional(oneOf(['1']))
+    .transform((v) => v === '1')
+    .describe(
+      "Set by the WORKERS=N primary on a worker it starts after one reported the shared counters answering: that worker's readiness does not wait for them again.",
+    ),
   SEED_SAMPLE_DATA: optional(oneOf(['true', 'false']))
     .transform((v) => v !== 'false')
     .describe('Upstream mode: seed the sample data.'),

@@ -5,8 +5,11 @@ import type { WorkerRestarts } from './worker-restarts';
 /** What a worker sends the primary once its product has started. */
 export const WORKER_READY = { type: 'lookup:worker-ready' } as const;
 
-const isWorkerReady = (m: unknown): boolean =>
-  typeof m === 'object' && m !== null && (m as { type?: unknown }).type === WORKER_READY.type;
+/** What a worker sends the primary once the shared counters (Redis) first answered it. */
+export const COUNTERS_REACHED = { type: 'lookup:counters-reached' } as const;
+
+const isMessage = (m: unknown, type: string): boolean =>
+  typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type;
 
 export interface PrimaryDeps {
   cluster: Cluster;
@@ -38,8 +41,11 @@ export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
   const signalAll = (signal: NodeJS.Signals): void => {
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
   };
+  // A worker started after the pod's counters answered does not hold its readiness for them
+  // again: with Redis gone meanwhile, /readyz would answer 503 or 200 by which worker took it.
+  let countersReached = false;
   const fork = (): void => {
-    const w = cluster.fork();
+    const w = cluster.fork(countersReached ? { LOOKUP_COUNTERS_REACHED: '1' } : {});
     restarts.started(w.id);
   };
   const stopAll = (code: number): void => {
@@ -54,7 +60,8 @@ export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
   // Ready when the worker says its start has finished, not at its first listening socket: the
   // embedded upstreams listen before the checks that can still stop the start.
   cluster.on('message', (worker, message: unknown) => {
-    if (isWorkerReady(message)) restarts.ready(worker.id);
+    if (isMessage(message, WORKER_READY.type)) restarts.ready(worker.id);
+    if (isMessage(message, COUNTERS_REACHED.type)) countersReached = true;
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {

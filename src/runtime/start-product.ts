@@ -52,6 +52,10 @@ export interface ProductOptions {
   watchConfig?: boolean;
   /** A node:cluster worker (WORKERS=N): /metrics serves every worker's metrics, through the primary. */
   clusterWorker?: boolean;
+  /** The shared counters answered this replica before (a replacement worker): readiness does not wait for them. */
+  countersReachedBefore?: boolean;
+  /** Called once, when the shared counters first answer (a worker tells its primary). */
+  onCountersReached?: () => void;
 }
 
 export interface RunningProduct {
@@ -177,7 +181,15 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     }),
   });
   // Unauthenticated operational routes, ahead of the admin API: scrapes and probes never go through Express.
-  let countersReached = false;
+  let countersReached = opts.countersReachedBefore ?? false;
+  const reached = (): void => {
+    if (countersReached) return;
+    countersReached = true;
+    opts.onCountersReached?.();
+  };
+  // At start, not only at the first probe: two workers started together must agree on it, and
+  // whichever took no probe before Redis went away would otherwise never be ready.
+  stores.whenReachable(reached);
   // As the meter store was made with it (read at start).
   const failClosed = config.raw.gateway.store_failure === 'closed';
   const ops = createOpsRoutes({
@@ -191,7 +203,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
         name: 'counters',
         check: async () => {
           const ok = await stores.ping();
-          if (ok) countersReached = true;
+          if (ok) reached();
           return ok;
         },
         // Not before the shared counters first answer (a replica taking traffic then would meter

@@ -18,6 +18,8 @@ export interface CounterStores {
   bus: InvalidationBus;
   /** Is the shared store answering (readiness). */
   ping(): Promise<boolean>;
+  /** Calls back once the shared store is first connected (at once if it is, or in-process). */
+  whenReachable(cb: () => void): void;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export function createCounterStores(opts: {
       meter,
       bus,
       ping: () => Promise.resolve(true),
+      whenReachable: (cb) => cb(),
       close: async () => {
         kept?.close();
         await meter.close();
@@ -94,6 +97,10 @@ export function createCounterStores(opts: {
     bus,
     ping: async () =>
       (await withDeadline(deadlines, redis.ping(), 'ping timed out').catch(() => '')) === 'PONG',
+    whenReachable: (cb) => {
+      if (redis.status === 'ready') cb();
+      else redis.once('ready', cb);
+    },
     close: async () => {
       await bus.close();
       await meter.close();

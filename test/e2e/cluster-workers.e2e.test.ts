@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/databases';
+import { PrivateRedis } from '../support/private-redis';
 import {
   ADMIN_SECRET,
   apiGet,
@@ -30,7 +31,9 @@ const startCluster = async (): Promise<ProductProcess> =>
 
 const workersOf = (pid: number): number[] => {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)])
+    // Only the workers: tsx's loader can also keep an esbuild service as a child of the primary
+    // (when its transform cache is cold, right after a source changed).
+    return execFileSync('pgrep', ['-P', String(pid), '-f', 'main\\.ts'])
       .toString()
       .trim()
       .split('\n')
@@ -197,5 +200,43 @@ describe('WORKERS=2: /metrics', () => {
       expect(total(s.text, 'lookup_http_requests_total')).toBe(20);
       expect(s.text).toContain('lookup_upstream_up');
     }
+  }, 180_000);
+});
+
+describe('WORKERS=2: /readyz', () => {
+  let product: ProductProcess | undefined;
+  let redis: PrivateRedis | undefined;
+  afterAll(async () => {
+    await product?.stop();
+    await redis?.kill();
+  });
+
+  const readyz = (): Promise<number> =>
+    new Promise((resolve, reject) => {
+      get(`${product!.admin}/readyz`, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      }).on('error', reject);
+    });
+  const tenProbes = async (): Promise<number[]> => {
+    const out: number[] = [];
+    for (let i = 0; i < 10; i++) out.push(await readyz());
+    return out;
+  };
+
+  it('answers the same whichever worker takes the probe, a replacement started with Redis down included', async () => {
+    redis = await PrivateRedis.start();
+    product = await startProductProcess({
+      ...env(),
+      REDIS_URL: redis.url,
+      CONFIG_DIR: await configWithFreePorts(),
+    });
+    const [first] = await twoWorkers(product);
+    // No probe before Redis goes: each worker saw the counters answer at its start.
+    await redis.kill();
+    expect(await tenProbes()).toEqual(Array(10).fill(200));
+    process.kill(first!, 'SIGKILL');
+    await until('the replacement started', () => (startedLines(product!) >= 3 ? true : undefined));
+    expect(await tenProbes()).toEqual(Array(10).fill(200));
   }, 180_000);
 });
