@@ -19,22 +19,105 @@ interface Answer {
 const isAsk = (m: unknown): m is Ask => (m as Ask | null)?.type === ASK;
 const isAnswer = (m: unknown): m is Answer => (m as Answer | null)?.type === ANSWER;
 
+// prom-client's own collection messages, which its worker side (clusterMetricsSource) answers.
+const GET_METRICS_REQ = 'prom-client:getMetricsReq';
+const GET_METRICS_RES = 'prom-client:getMetricsRes';
+
+/** One worker's answer: its registries' metrics, as getMetricsAsJSON gives them. */
+type WorkerMetrics = { type?: unknown; name?: unknown }[][];
+interface MetricsAnswer {
+  type: typeof GET_METRICS_RES;
+  requestId: number;
+  metrics?: WorkerMetrics;
+  error?: string;
+}
+const isMetricsAnswer = (m: unknown): m is MetricsAnswer =>
+  (m as MetricsAnswer | null)?.type === GET_METRICS_RES;
+
+interface Collection {
+  waiting: Set<number>;
+  answers: Map<number, WorkerMetrics>;
+  done(err?: Error): void;
+}
+
 /**
  * WORKERS=N: the admin port is shared, so a scrape of /metrics lands on any one worker. That worker
- * asks the primary, which collects every worker's registry (prom-client's AggregatorRegistry:
- * counters and histograms summed, gauges by their own aggregator) and answers with the text.
+ * asks the primary, which collects every worker's registry and sums them (prom-client's
+ * AggregatorRegistry.aggregate: counters and histograms summed, gauges by their own aggregator).
+ * A worker that dies takes its counts with it; summed over the live ones only, every counter of
+ * the pod would then go back, which Prometheus reads as a reset and turns into an increase that
+ * never happened. So the counters and histograms of a worker gone stay in the sum, as the last
+ * collection saw them (its gauges, which describe a live process, go).
  */
-export function serveClusterMetrics(cluster: Cluster): void {
-  const aggregator = new AggregatorRegistry();
+export function serveClusterMetrics(cluster: Cluster, timeoutMs = 5_000): void {
+  const lastSeen = new Map<number, WorkerMetrics>();
+  let retired: WorkerMetrics = [];
+  const collections = new Map<number, Collection>();
+  let nextId = 0;
+
+  const collect = (): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
+      const id = nextId++;
+      const live = Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected());
+      const timer = setTimeout(() => collection.done(new Error('Operation timed out.')), timeoutMs);
+      const collection: Collection = {
+        waiting: new Set(live.map((w) => w!.id)),
+        answers: new Map(),
+        done: (err) => {
+          clearTimeout(timer);
+          collections.delete(id);
+          if (err) return reject(err);
+          for (const [worker, metrics] of collection.answers) lastSeen.set(worker, metrics);
+          const all = [...[...collection.answers.values()].flat(), ...retired];
+          AggregatorRegistry.aggregate(all).metrics().then(resolve, reject);
+        },
+      };
+      collections.set(id, collection);
+      if (collection.waiting.size === 0) return collection.done();
+      for (const w of live) w!.send({ type: GET_METRICS_REQ, requestId: id });
+    });
+
   cluster.on('message', (worker, message: unknown) => {
+    if (isMetricsAnswer(message)) {
+      const c = collections.get(message.requestId);
+      if (!c) return;
+      if (message.error !== undefined) return c.done(new Error(message.error));
+      c.answers.set(worker.id, message.metrics ?? []);
+      c.waiting.delete(worker.id);
+      if (c.waiting.size === 0) c.done();
+      return;
+    }
     if (!isAsk(message)) return;
     const reply = (a: Omit<Answer, 'type' | 'id'>): void => {
       if (worker.isConnected()) worker.send({ type: ANSWER, id: message.id, ...a });
     };
-    aggregator.clusterMetrics().then(
+    collect().then(
       (text) => reply({ text }),
       (err: Error) => reply({ error: err.message }),
     );
+  });
+
+  cluster.on('exit', (worker) => {
+    for (const c of collections.values()) {
+      if (c.waiting.delete(worker.id) && c.waiting.size === 0) c.done();
+    }
+    const seen = lastSeen.get(worker.id);
+    lastSeen.delete(worker.id);
+    if (!seen) return;
+    const kept = seen.map((registry) =>
+      registry.filter((m) => m.type === 'counter' || m.type === 'histogram'),
+    );
+    const parts = [...retired, ...kept];
+    retired = parts;
+    // Folded into one set of sums, so the list does not grow with every worker that ever died.
+    AggregatorRegistry.aggregate(parts)
+      .getMetricsAsJSON()
+      .then(
+        (folded) => {
+          if (retired === parts) retired = [folded];
+        },
+        () => undefined,
+      );
   });
 }
 

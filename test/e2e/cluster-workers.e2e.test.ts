@@ -201,6 +201,20 @@ describe('WORKERS=2: /metrics', () => {
       expect(s.text).toContain('lookup_upstream_up');
     }
   }, 180_000);
+
+  it("keeps a dead worker's counts in the sums, so no counter of the pod goes back", async () => {
+    const [gone] = await twoWorkers(product!);
+    const before = total((await fresh(`${product!.admin}/metrics`)).text, 'lookup_http_requests_total');
+    expect(before).toBe(20);
+    process.kill(gone!, 'SIGKILL');
+    await until('the replacement started', () => (startedLines(product!) >= 3 ? true : undefined));
+    const calls = await Promise.all(Array.from({ length: 6 }, () => fresh(`${product!.base}/v1/me`)));
+    expect(calls.map((c) => c.status)).toEqual(Array(6).fill(401));
+    for (let i = 0; i < 4; i++) {
+      const s = await fresh(`${product!.admin}/metrics`);
+      expect(total(s.text, 'lookup_http_requests_total')).toBe(26);
+    }
+  }, 180_000);
 });
 
 describe('WORKERS=2: /readyz', () => {
