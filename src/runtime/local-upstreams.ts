@@ -10,6 +10,12 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export interface LocalUpstreams {
   names: string[];
+  /**
+   * What a reload to `next` would break: a built-in upstream this process runs pointed at another
+   * address on this machine, where nothing of it listens (it listens where it started, until the
+   * next start). Pointing one at a service elsewhere is a move, and fine.
+   */
+  movedBy(next: RuntimeConfig): string[];
   close(): Promise<void>;
 }
 
@@ -24,6 +30,7 @@ export async function startLocalUpstreams(
 ): Promise<LocalUpstreams> {
   const servers: Server[] = [];
   const names: string[] = [];
+  const listening = new Map<string, string>();
   for (const [name, up] of config.upstreams) {
     const builtin = BUILTIN_UPSTREAMS[name];
     const url = new URL(up.url);
@@ -38,9 +45,19 @@ export async function startLocalUpstreams(
     });
     servers.push(server);
     names.push(name);
+    listening.set(name, url.host);
   }
   return {
     names,
+    movedBy: (next) =>
+      [...listening].flatMap(([name, host]) => {
+        const url = next.upstreams.get(name)?.url;
+        const to = url === undefined ? undefined : new URL(url);
+        if (!to || !LOCAL_HOSTS.has(to.hostname) || to.host === host) return [];
+        return [
+          `upstreams.yaml upstreams.${name}.url: the built-in ${name} upstream of this process listens on ${host} until the next start; a reload cannot move it to ${to.host}`,
+        ];
+      }),
     close: async () => {
       await Promise.all(
         servers.map(

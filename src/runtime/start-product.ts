@@ -247,6 +247,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const reloadConfig = (): boolean => {
     try {
       const next = loadConfig(opts.configDir);
+      const broken = upstreams.movedBy(next);
+      if (broken.length > 0) throw new Error(broken.join('; '));
       config = next;
       gateway.reload(next);
       metrics.configReloads.inc({ result: 'success' });

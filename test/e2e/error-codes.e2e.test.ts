@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   adminCall,
   apiGet,
@@ -13,8 +15,9 @@ import { signAdminToken } from '../../src/runtime/admin-secret';
 // The embedded product in its own process (PGlite, in-memory counters, built-in upstreams), with
 // the directory upstream pointed at an address where nothing answers.
 let p: ProductProcess;
+let configDir: string;
 beforeAll(async () => {
-  const configDir = await configWithFreePorts((docs) =>
+  configDir = await configWithFreePorts((docs) =>
     docs.upstreams.setIn(['upstreams', 'directory', 'url'], 'http://127.0.0.2:9'),
   );
   p = await startProductProcess({ CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET });
@@ -185,6 +188,22 @@ describe('every error code the gateway owns, through a real process', () => {
       reference: 'after',
     });
     expect([fresh.status, fresh.json.code]).toEqual([403, 'plan_required']);
+  });
+
+  it('refuses a reload that would point a built-in upstream of the process at another local port, and keeps serving it', async () => {
+    const { key } = await newAccount(p, 'starter');
+    const file = join(configDir, 'upstreams.yaml');
+    const original = readFileSync(file, 'utf8');
+    const legal = /legal:[\s{]*url: http:\/\/127\.0\.0\.1:(\d+)/.exec(original)!;
+    writeFileSync(file, original.replace(`127.0.0.1:${legal[1]}`, '127.0.0.1:9'));
+    const refused = () => p.output().includes('a reload cannot move it to 127.0.0.1:9');
+    for (let t0 = Date.now(); !refused() && Date.now() - t0 < 20_000;)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(p.output()).toContain(
+      'upstreams.yaml upstreams.legal.url: the built-in legal upstream of this process listens on',
+    );
+    expect((await apiGet(p, '/v1/legal-documents?q=luat', key)).status).toBe(200);
+    writeFileSync(file, original);
   });
 
   it('404 not_found for an unknown id (counted) and an unknown endpoint (not counted)', async () => {
