@@ -33,6 +33,27 @@ describe('authenticate: happy path', () => {
 });
 
 describe('authenticate: errors', () => {
+  it('answers 503 service_unavailable with Retry-After, not 500, when the database cannot look the key up, and counts nothing', async () => {
+    const acc = await h.account('starter');
+    h.deps.keyCache.invalidateAccount(acc.id);
+    const lookup = jest
+      .spyOn(h.accounts, 'findByKeyHash')
+      .mockRejectedValueOnce(new Error('connection refused'));
+    try {
+      const res = await request(h.gw.app).get(list).set('X-Api-Key', acc.key);
+      expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([
+        503,
+        'service_unavailable',
+        '5',
+      ]);
+      expect(res.body.message).toBe('Dịch vụ tạm thời không thể xác thực API key, vui lòng thử lại sau.');
+    } finally {
+      lookup.mockRestore();
+    }
+    const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', acc.key);
+    expect([me.status, me.body.data.quota.monthly_used]).toEqual([200, 0]);
+  });
+
   it('refuses a request without a key with 401 unauthorized', async () => {
     const res = await request(h.gw.app).get(list);
     expect(res.status).toBe(401);

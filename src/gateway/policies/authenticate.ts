@@ -21,6 +21,8 @@ export function queryKeyRefusal(query: Iterable<[string, string]>): ApiError | u
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+const KEY_LOOKUP_FAILED = 'Dịch vụ tạm thời không thể xác thực API key, vui lòng thử lại sau.';
+
 const NOT_BEARER = 'Header Authorization phải có dạng: Bearer <API_KEY>.';
 const TWO_KEYS =
   'Chỉ gửi một API key, trong một header: Authorization và X-Api-Key mang hai key khác nhau, hoặc X-Api-Key được gửi nhiều lần.';
@@ -68,7 +70,14 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
       // A warm key is answered in this tick; only a miss waits for the database.
       const cached = deps.keyCache.peek(hash);
       if (cached !== undefined) return admit(ctx, cached ?? undefined);
-      return deps.keyCache.get(hash).then((entry) => admit(ctx, entry));
+      return deps.keyCache.get(hash).then(
+        (entry) => admit(ctx, entry),
+        (err: unknown) => {
+          // The database cannot say whose key it is: a 503 to retry, not a fault of this gateway.
+          deps.logger.error({ err, req_id: ctx.requestId }, 'key lookup failed');
+          throw new ApiError('service_unavailable', { message: KEY_LOOKUP_FAILED, retryAfter: 5 });
+        },
+      );
     },
   };
 
