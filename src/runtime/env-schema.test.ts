@@ -53,6 +53,11 @@ describe('the environment: errors', () => {
       'must be a URL starting with postgres:// or postgresql://',
     ],
     [{ ADMIN_JWKS_URL: 'not-a-url' }, 'ADMIN_JWKS_URL', 'must be a URL starting with https:// or http://'],
+    [
+      { PORT: '8080', ADMIN_PORT: '8080' },
+      'ADMIN_PORT',
+      'must differ from PORT: the admin API is never served on the public port',
+    ],
     ...['http://x', 'localhost:6379', 'redis://10.0.0.1:6379,garbage'].map(
       (REDIS_URL): [Record<string, string>, string, string] => [
         { REDIS_URL },

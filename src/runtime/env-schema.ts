@@ -44,41 +44,48 @@ const redisAddresses = () => {
 };
 
 /** The environment variables of DESIGN §5 (and the upstream and cluster ones), read once at start. */
-export const envSchema = z.object({
-  PORT: optional(integer(0, 65535, 'a TCP port')).describe('Public API port (upstream mode: its port).'),
-  ADMIN_PORT: optional(integer(0, 65535, 'a TCP port')).describe('Admin API, metrics, probes, JWKS.'),
-  WORKERS: optional(integer(1, 256, 'a number of gateway processes')).describe('node:cluster workers.'),
-  LOG_LEVEL: optional(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
-    .transform((v) => v ?? 'info')
-    .describe('pino level.'),
-  CONFIG_DIR: optional(z.string())
-    .transform((v) => v ?? './config')
-    .describe('YAML config directory.'),
-  DATA_DIR: optional(z.string())
-    .transform((v) => v ?? './var')
-    .describe('PGlite data directory.'),
-  DATABASE_URL: optional(url(['postgres', 'postgresql'])).describe('PostgreSQL; unset: PGlite in DATA_DIR.'),
-  REDIS_URL: optional(redisAddresses()).describe('Redis or a cluster; unset: in-process counters.'),
-  ADMIN_JWT_SECRET: optional(z.string()).describe('HS256 secret for admin tokens.'),
-  ADMIN_JWKS_URL: optional(url(['https', 'http'])).describe('JWKS to verify admin tokens with instead.'),
-  IDENTITY_JWKS_URL: optional(url(['https', 'http'])).describe(
-    "Upstream mode: the gateway's JWKS; dataset requests then need its identity assertion.",
-  ),
-  IDENTITY_ISSUER: optional(z.string().min(1))
-    .transform((v) => v ?? 'lookup-gateway')
-    .describe("Upstream mode: the assertion's issuer, as gateway.yaml identity.issuer."),
-  IDENTITY_AUDIENCE: optional(z.string().min(1))
-    .transform((v) => v ?? 'lookup-upstream')
-    .describe("Upstream mode: gateway.yaml identity.audience; this upstream accepts '<it>/<its name>'."),
-  LOOKUP_COUNTERS_REACHED: optional(oneOf(['1']))
-    .transform((v) => v === '1')
-    .describe(
-      "Set by the WORKERS=N primary on a worker it starts after one reported the shared counters answering: that worker's readiness does not wait for them again.",
+export const envSchema = z
+  .object({
+    PORT: optional(integer(0, 65535, 'a TCP port')).describe('Public API port (upstream mode: its port).'),
+    ADMIN_PORT: optional(integer(0, 65535, 'a TCP port')).describe('Admin API, metrics, probes, JWKS.'),
+    WORKERS: optional(integer(1, 256, 'a number of gateway processes')).describe('node:cluster workers.'),
+    LOG_LEVEL: optional(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
+      .transform((v) => v ?? 'info')
+      .describe('pino level.'),
+    CONFIG_DIR: optional(z.string())
+      .transform((v) => v ?? './config')
+      .describe('YAML config directory.'),
+    DATA_DIR: optional(z.string())
+      .transform((v) => v ?? './var')
+      .describe('PGlite data directory.'),
+    DATABASE_URL: optional(url(['postgres', 'postgresql'])).describe(
+      'PostgreSQL; unset: PGlite in DATA_DIR.',
     ),
-  SEED_SAMPLE_DATA: optional(oneOf(['true', 'false']))
-    .transform((v) => v !== 'false')
-    .describe('Upstream mode: seed the sample data.'),
-});
+    REDIS_URL: optional(redisAddresses()).describe('Redis or a cluster; unset: in-process counters.'),
+    ADMIN_JWT_SECRET: optional(z.string()).describe('HS256 secret for admin tokens.'),
+    ADMIN_JWKS_URL: optional(url(['https', 'http'])).describe('JWKS to verify admin tokens with instead.'),
+    IDENTITY_JWKS_URL: optional(url(['https', 'http'])).describe(
+      "Upstream mode: the gateway's JWKS; dataset requests then need its identity assertion.",
+    ),
+    IDENTITY_ISSUER: optional(z.string().min(1))
+      .transform((v) => v ?? 'lookup-gateway')
+      .describe("Upstream mode: the assertion's issuer, as gateway.yaml identity.issuer."),
+    IDENTITY_AUDIENCE: optional(z.string().min(1))
+      .transform((v) => v ?? 'lookup-upstream')
+      .describe("Upstream mode: gateway.yaml identity.audience; this upstream accepts '<it>/<its name>'."),
+    LOOKUP_COUNTERS_REACHED: optional(oneOf(['1']))
+      .transform((v) => v === '1')
+      .describe(
+        "Set by the WORKERS=N primary on a worker it starts after one reported the shared counters answering: that worker's readiness does not wait for them again.",
+      ),
+    SEED_SAMPLE_DATA: optional(oneOf(['true', 'false']))
+      .transform((v) => v !== 'false')
+      .describe('Upstream mode: seed the sample data.'),
+  })
+  .refine((e) => e.PORT === undefined || e.PORT === 0 || e.PORT !== e.ADMIN_PORT, {
+    message: 'must differ from PORT: the admin API is never served on the public port',
+    path: ['ADMIN_PORT'],
+  });
 
 export type Env = z.infer<typeof envSchema>;
 
