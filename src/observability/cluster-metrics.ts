@@ -68,7 +68,12 @@ export function serveClusterMetrics(cluster: Cluster, timeoutMs = 5_000): void {
           collections.delete(id);
           if (err) return reject(err);
           for (const [worker, metrics] of collection.answers) lastSeen.set(worker, metrics);
-          const all = [...[...collection.answers.values()].flat(), ...retired];
+          // A worker seen before that did not answer this time is dead or dying, its exit not yet
+          // handled: its counts as last seen, as they will stay once it is retired.
+          const silent = [...lastSeen]
+            .filter(([w]) => !collection.answers.has(w))
+            .map(([, m]) => monotonic(m));
+          const all = [...[...collection.answers.values()].flat(), ...silent.flat(), ...retired];
           AggregatorRegistry.aggregate(all).metrics().then(resolve, reject);
         },
       };
@@ -98,15 +103,16 @@ export function serveClusterMetrics(cluster: Cluster, timeoutMs = 5_000): void {
   });
 
   cluster.on('exit', (worker) => {
+    // Retired first, so that a collection this exit completes counts the worker once.
+    const seen = lastSeen.get(worker.id);
+    lastSeen.delete(worker.id);
+    if (seen) retire(monotonic(seen));
     for (const c of collections.values()) {
       if (c.waiting.delete(worker.id) && c.waiting.size === 0) c.done();
     }
-    const seen = lastSeen.get(worker.id);
-    lastSeen.delete(worker.id);
-    if (!seen) return;
-    const kept = seen.map((registry) =>
-      registry.filter((m) => m.type === 'counter' || m.type === 'histogram'),
-    );
+  });
+
+  function retire(kept: WorkerMetrics): void {
     const parts = [...retired, ...kept];
     retired = parts;
     // Folded into one set of sums, so the list does not grow with every worker that ever died.
@@ -118,8 +124,12 @@ export function serveClusterMetrics(cluster: Cluster, timeoutMs = 5_000): void {
         },
         () => undefined,
       );
-  });
+  }
 }
+
+/** Counters and histograms only: a gauge describes a live process, and goes with it. */
+const monotonic = (metrics: WorkerMetrics): WorkerMetrics =>
+  metrics.map((registry) => registry.filter((m) => m.type === 'counter' || m.type === 'histogram'));
 
 /** In a worker: answers the primary's collection with `registry`, and asks the primary for the whole. */
 export function clusterMetricsSource(registry: Registry, timeoutMs = 7_000): () => Promise<string> {
