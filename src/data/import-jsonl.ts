@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { Db, Queryable } from '../db/db';
+import { systemClock } from '../util/clock';
+import type { Clock } from '../util/clock';
 import { MAX_UPSTREAM_RESPONSE_BYTES } from '../upstream-kit/response-limit';
 import { textProblem } from './import-text';
 
@@ -10,7 +12,8 @@ export interface ImportTarget<Row extends { id: string | number } = { id: string
   migrationSets: string[];
   schema: z.ZodType<Row>;
   /** Upserts rows (inside the import transaction); must be idempotent. */
-  upsert(tx: Queryable, rows: Row[]): Promise<void>;
+  /** `now`: the import's clock (epoch ms), for rows whose stored form depends on the day. */
+  upsert(tx: Queryable, rows: Row[], now: number): Promise<void>;
   /**
    * Checks the valid rows against what is already stored (ids a row refers to), inside the import
    * transaction and before any upsert, so an error names its line and value instead of surfacing as
@@ -81,6 +84,7 @@ export async function importJsonl<Row extends { id: string | number }>(
   target: ImportTarget<Row>,
   source: string | AsyncIterable<string>,
   maxErrors = 100,
+  clock: Clock = systemClock,
 ): Promise<ImportReport> {
   const errors: ImportError[] = [];
   const firstLine = new Map<string | number, number>();
@@ -104,7 +108,11 @@ export async function importJsonl<Row extends { id: string | number }>(
         refused.forEach(fail);
         if (errors.length > 0) return;
         try {
-          await target.upsert(tx, rowsOf.map((r) => r.row));
+          await target.upsert(
+            tx,
+            rowsOf.map((r) => r.row),
+            clock.now(),
+          );
           loaded += rowsOf.length;
         } catch (err) {
           databaseFailed = true;

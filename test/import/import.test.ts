@@ -13,6 +13,7 @@ import { importJsonl } from '../../src/data/import-jsonl';
 import { IMPORT_TARGETS } from '../../src/data/import-targets';
 import { generateLegalCorpus } from '../../src/data/legal-corpus';
 import { legalAgencies } from '../../src/upstreams/legal/legal-seed';
+import { ManualClock } from '../../src/util/clock';
 import { projectRoot } from '../../src/util/project-root';
 import { TEST_DATABASES } from '../support/databases';
 import { createE2eSchema } from '../e2e/product-process';
@@ -188,9 +189,9 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
       let batches = 0;
       const failing = {
         ...legal,
-        async upsert(tx: Parameters<typeof legal.upsert>[0], batch: Parameters<typeof legal.upsert>[1]) {
+        async upsert(...args: Parameters<typeof legal.upsert>) {
           if (++batches === 2) throw new Error('disk full (test)');
-          await legal.upsert(tx, batch);
+          await legal.upsert(...args);
         },
       };
       const rows = legalRows(1200).map((r) => ({ ...r, id: (r.id as string) + 'z' }));
@@ -300,6 +301,37 @@ describe.each(TEST_DATABASES)('importer, legal catalogues, on $name', (tdb) => {
       ]),
     );
     expect(bad.errors.map((e) => e.line)).toEqual([1, 2]);
+  });
+
+  it('stores a document "not yet in effect" whose effective date has come (Vietnam time) as in effect, the same on every load', async () => {
+    const [a, b] = legalRows(2);
+    // The catalogue ids the test above loaded.
+    const real = { type_id: 3, field_id: 40, agency_id: 7001 };
+    const rows = [
+      { ...a, ...real, id: 'vb_due1', status_id: 4, effective_date: '2026-03-01', cites: [] },
+      { ...b, ...real, id: 'vb_later1', status_id: 4, effective_date: '2026-03-02', cites: [] },
+    ];
+    // 00:30 on 1 March 2026 in Vietnam, still 28 February in UTC.
+    const clock = new ManualClock(Date.parse('2026-03-01T00:30:00+07:00'));
+    const statuses = async () =>
+      (
+        await db.query<{ id: string; status_id: number }>(
+          "SELECT id, status_id FROM legal_documents WHERE id IN ('vb_due1', 'vb_later1') ORDER BY id",
+        )
+      ).rows.map((r) => [r.id, r.status_id]);
+    const versions = async () =>
+      (await db.query<{ x: string }>("SELECT xmin::text AS x FROM legal_documents WHERE id = 'vb_due1'"))
+        .rows;
+    expect((await importJsonl(db, IMPORT_TARGETS['legal-documents']!, jsonl(rows), 100, clock)).ok).toBe(
+      true,
+    );
+    expect(await statuses()).toEqual([
+      ['vb_due1', 1],
+      ['vb_later1', 4],
+    ]);
+    const before = await versions();
+    await importJsonl(db, IMPORT_TARGETS['legal-documents']!, jsonl(rows), 100, clock);
+    expect(await versions()).toEqual(before);
   });
 });
 

@@ -6,6 +6,7 @@ import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
 import { insertRows, upsertClause } from '../../upstream-kit';
 import { LEGAL_DOCUMENT_COLUMNS } from './legal-rows';
 import { insertLegalCatalogs } from './legal-seed';
+import { statusOn, vietnamDay } from './legal-status-upkeep';
 
 const row = z
   .object({
@@ -77,8 +78,15 @@ export const legalDocumentsImport: ImportTarget<LegalImportRow> = {
     }
     return errors;
   },
-  async upsert(tx, rows) {
+  async upsert(tx, rows, now) {
     await insertLegalCatalogs(tx, false);
+    // As the upstream will serve it: a file's "not yet in effect" whose day has come is in effect
+    // (legal-status-upkeep.ts), stored so at once, and the same on every load of the file.
+    const today = vietnamDay(now);
+    rows = rows.map((r) => {
+      const status_id = statusOn(r.status_id, r.effective_date, today);
+      return status_id === r.status_id ? r : { ...r, status_id };
+    });
     await insertRows(
       tx,
       'legal_documents',

@@ -11,6 +11,19 @@ const RETRY_MS = 60_000;
 
 const isoDay = (dayNumber: number): string => new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
 
+/** The day in Vietnam at `now` (epoch ms), as YYYY-MM-DD. */
+export const vietnamDay = (now: number): string => isoDay(Math.floor((now + VIETNAM_OFFSET_MS) / DAY_MS));
+
+/**
+ * The status a document has on `today` (YYYY-MM-DD, Vietnam): "not yet in effect" once its
+ * effective date has come is in effect. The importer stores what this says, as the upkeep keeps it.
+ */
+export function statusOn(statusId: number, effectiveDate: string | null, today: string): number {
+  return statusId === STATUS.notYet && effectiveDate !== null && effectiveDate <= today
+    ? STATUS.inEffect
+    : statusId;
+}
+
 /**
  * A document "not yet in effect" comes into effect on its effective date: the status a file (or the
  * sample) gave was true the day it was loaded, and this keeps it true as days pass. The upstream's
