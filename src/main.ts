@@ -52,6 +52,7 @@ async function runProduct(): Promise<void> {
     adminJwksUrl: env.ADMIN_JWKS_URL,
     logger,
     clusterWorker: cluster.isWorker,
+    seedSampleData: env.SEED_SAMPLE_DATA,
     countersReachedBefore: env.LOOKUP_COUNTERS_REACHED,
     ...(cluster.isWorker ? { onCountersReached: () => process.send?.(COUNTERS_REACHED) } : {}),
   });

@@ -80,7 +80,9 @@ export const envSchema = z
       ),
     SEED_SAMPLE_DATA: optional(oneOf(['true', 'false']))
       .transform((v) => v !== 'false')
-      .describe('Upstream mode: seed the sample data.'),
+      .describe(
+        'Seed the built-in upstreams (the product or upstream mode) with sample data on first start.',
+      ),
   })
   .refine((e) => e.PORT === undefined || e.PORT === 0 || e.PORT !== e.ADMIN_PORT, {
     message: 'must differ from PORT: the admin API is never served on the public port',

@@ -27,6 +27,7 @@ export async function startLocalUpstreams(
   config: RuntimeConfig,
   db: Db,
   logger: Logger,
+  seedSampleData = true,
 ): Promise<LocalUpstreams> {
   const servers: Server[] = [];
   const names: string[] = [];
@@ -36,7 +37,7 @@ export async function startLocalUpstreams(
     const url = new URL(up.url);
     if (!builtin || !LOCAL_HOSTS.has(url.hostname)) continue;
     for (const set of builtin.migrationSets) await migrate(db, set);
-    await builtin.seed(db, {});
+    if (seedSampleData) await builtin.seed(db, {});
     const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }) }));
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {

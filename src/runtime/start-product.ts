@@ -52,6 +52,8 @@ export interface ProductOptions {
   watchConfig?: boolean;
   /** A node:cluster worker (WORKERS=N): /metrics serves every worker's metrics, through the primary. */
   clusterWorker?: boolean;
+  /** Seed the built-in upstreams it runs with sample data on their first start (default true). */
+  seedSampleData?: boolean;
   /** The shared counters answered this replica before (a replacement worker): readiness does not wait for them. */
   countersReachedBefore?: boolean;
   /** Called once, when the shared counters first answer (a worker tells its primary). */
@@ -84,7 +86,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const embedded = !opts.databaseUrl && !opts.redisUrl;
   const db = await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
   await migrate(db, 'gateway');
-  const upstreams = await startLocalUpstreams(config, db, logger);
+  const upstreams = await startLocalUpstreams(config, db, logger, opts.seedSampleData);
   const metrics = createGatewayMetrics();
   const stores = createCounterStores({
     redisUrl: opts.redisUrl,

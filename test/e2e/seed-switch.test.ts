@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProduct } from '../../src/runtime/start-product';
+import { copyConfig, ADMIN_SECRET } from '../openapi/e2e-support';
+
+describe('SEED_SAMPLE_DATA=false on the product start', () => {
+  it('runs the built-in upstreams on an empty database, adding no sample rows to real data', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lookup-no-seed-'));
+    const product = await startProduct({
+      configDir: await copyConfig(root),
+      dataDir: join(root, 'data'),
+      port: 0,
+      adminPort: 0,
+      adminJwtSecret: ADMIN_SECRET,
+      logLevel: 'silent',
+      print: () => undefined,
+      watchConfig: false,
+      seedSampleData: false,
+    });
+    try {
+      const count = async (table: string): Promise<number> =>
+        Number((await product.db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
+      expect(await count('legal_documents')).toBe(0);
+      expect(await count('directory_organisations')).toBe(0);
+      const health = await fetch(`http://127.0.0.1:${product.adminPort}/healthz`);
+      expect(health.status).toBe(200);
+    } finally {
+      await product.shutdown();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
