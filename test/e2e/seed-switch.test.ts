@@ -2,22 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProduct } from '../../src/runtime/start-product';
-import { copyConfig, ADMIN_SECRET } from '../openapi/e2e-support';
+import { copyConfig, testProductOptions } from '../openapi/e2e-support';
 
 describe('SEED_SAMPLE_DATA=false on the product start', () => {
   it('runs the built-in upstreams on an empty database, adding no sample rows to real data', async () => {
     const root = mkdtempSync(join(tmpdir(), 'lookup-no-seed-'));
-    const product = await startProduct({
-      configDir: await copyConfig(root),
-      dataDir: join(root, 'data'),
-      port: 0,
-      adminPort: 0,
-      adminJwtSecret: ADMIN_SECRET,
-      logLevel: 'silent',
-      print: () => undefined,
-      watchConfig: false,
-      seedSampleData: false,
-    });
+    const options = testProductOptions(root, await copyConfig(root));
+    const product = await startProduct({ ...options, seedSampleData: false });
     try {
       const count = async (table: string): Promise<number> =>
         Number((await product.db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);

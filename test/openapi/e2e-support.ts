@@ -41,20 +41,23 @@ export interface E2eProduct {
   patchAccount(id: string, body: Record<string, unknown>): Promise<void>;
 }
 
+/** The embedded product's options for a test: PGlite under root, free ports, silent, no watching. */
+export const testProductOptions = (root: string, configDir: string): Parameters<typeof startProduct>[0] => ({
+  configDir,
+  dataDir: join(root, 'data'),
+  port: 0,
+  adminPort: 0,
+  adminJwtSecret: ADMIN_SECRET,
+  logLevel: 'silent',
+  print: () => undefined,
+  watchConfig: false,
+});
+
 /** The real product: gateway, admin API, built-in upstreams with their sample data, PGlite. */
 export async function startE2eProduct(): Promise<E2eProduct> {
   const root = mkdtempSync(join(tmpdir(), 'lookup-openapi-e2e-'));
   const configDir = await copyConfig(root);
-  const product = await startProduct({
-    configDir,
-    dataDir: join(root, 'data'),
-    port: 0,
-    adminPort: 0,
-    adminJwtSecret: ADMIN_SECRET,
-    logLevel: 'silent',
-    print: () => undefined,
-    watchConfig: false,
-  });
+  const product = await startProduct(testProductOptions(root, configDir));
   const token = await signAdminToken(ADMIN_SECRET, Date.now());
   const adminBase = `http://127.0.0.1:${product.adminPort}/admin`;
   const admin = async (method: string, path: string, body: unknown): Promise<Record<string, unknown>> => {
