@@ -1,4 +1,6 @@
 import { createServer } from 'node:http';
+import { hostname as osHostname, networkInterfaces } from 'node:os';
+import ipaddr from 'ipaddr.js';
 import type { Server } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
@@ -7,6 +9,20 @@ import { BUILTIN_UPSTREAMS } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** Would a connection to this host stay on this machine: loopback, any address, its own names and addresses. */
+function onThisMachine(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host === osHostname()) return true;
+  if (!ipaddr.isValid(host)) return false;
+  const addr = ipaddr.process(host);
+  if (addr.range() === 'loopback' || addr.range() === 'unspecified') return true;
+  return Object.values(networkInterfaces()).some((list) =>
+    (list ?? []).some(
+      (i) => ipaddr.isValid(i.address) && ipaddr.process(i.address).toString() === addr.toString(),
+    ),
+  );
+}
 
 export interface LocalUpstreams {
   names: string[];
@@ -31,7 +47,7 @@ export async function startLocalUpstreams(
 ): Promise<LocalUpstreams> {
   const servers: Server[] = [];
   const names: string[] = [];
-  const listening = new Map<string, string>();
+  const listening = new Map<string, URL>();
   for (const [name, up] of config.upstreams) {
     const builtin = BUILTIN_UPSTREAMS[name];
     const url = new URL(up.url);
@@ -46,17 +62,17 @@ export async function startLocalUpstreams(
     });
     servers.push(server);
     names.push(name);
-    listening.set(name, url.host);
+    listening.set(name, url);
   }
   return {
     names,
     movedBy: (next) =>
-      [...listening].flatMap(([name, host]) => {
+      [...listening].flatMap(([name, at]) => {
         const url = next.upstreams.get(name)?.url;
         const to = url === undefined ? undefined : new URL(url);
-        if (!to || !LOCAL_HOSTS.has(to.hostname) || to.host === host) return [];
+        if (!to || !onThisMachine(to.hostname) || to.origin === at.origin) return [];
         return [
-          `upstreams.yaml upstreams.${name}.url: the built-in ${name} upstream of this process listens on ${host} until the next start; a reload cannot move it to ${to.host}`,
+          `upstreams.yaml upstreams.${name}.url: the built-in ${name} upstream of this process listens on ${at.origin} until the next start; a reload cannot move it to ${to.origin}`,
         ];
       }),
     close: async () => {

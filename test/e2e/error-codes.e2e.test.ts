@@ -195,14 +195,22 @@ describe('every error code the gateway owns, through a real process', () => {
     const file = join(configDir, 'upstreams.yaml');
     const original = readFileSync(file, 'utf8');
     const legal = /legal:[\s{]*url: http:\/\/127\.0\.0\.1:(\d+)/.exec(original)!;
-    writeFileSync(file, original.replace(`127.0.0.1:${legal[1]}`, '127.0.0.1:9'));
-    const refused = () => p.output().includes('a reload cannot move it to 127.0.0.1:9');
-    for (let t0 = Date.now(); !refused() && Date.now() - t0 < 20_000;)
-      await new Promise((r) => setTimeout(r, 100));
+    // Another port, another loopback address, another scheme: nothing of the upstream there.
+    for (const to of [
+      'http://127.0.0.1:9',
+      `http://127.0.0.2:${legal[1]}`,
+      `https://127.0.0.1:${legal[1]}`,
+    ]) {
+      writeFileSync(file, original.replace(`http://127.0.0.1:${legal[1]}`, to));
+      const refused = () => p.output().includes(`a reload cannot move it to ${to}`);
+      for (let t0 = Date.now(); !refused() && Date.now() - t0 < 20_000;)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(refused()).toBe(true);
+      expect((await apiGet(p, '/v1/legal-documents?q=luat', key)).status).toBe(200);
+    }
     expect(p.output()).toContain(
       'upstreams.yaml upstreams.legal.url: the built-in legal upstream of this process listens on',
     );
-    expect((await apiGet(p, '/v1/legal-documents?q=luat', key)).status).toBe(200);
     writeFileSync(file, original);
   });
 
