@@ -83,6 +83,12 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const logger = opts.logger ?? createLogger(opts.logLevel ?? 'info');
   const print = opts.print ?? ((t: string) => process.stdout.write(t));
   let config: RuntimeConfig = loadConfig(opts.configDir);
+  const publicPort = opts.port ?? config.raw.gateway.port;
+  const adminPortWanted = opts.adminPort ?? config.raw.gateway.admin_port;
+  if (publicPort !== 0 && publicPort === adminPortWanted)
+    throw new Error(
+      `the admin port (ADMIN_PORT, or gateway.yaml admin_port) must differ from the public port (PORT, or gateway.yaml port): both are ${publicPort}`,
+    );
   const embedded = !opts.databaseUrl && !opts.redisUrl;
   const db = await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
   await migrate(db, 'gateway');
@@ -230,8 +236,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     }),
   );
   publicServer.keepAliveTimeout = 65_000;
-  const port = await listen(publicServer, opts.port ?? config.raw.gateway.port);
-  const adminPort = await listen(adminServer, opts.adminPort ?? config.raw.gateway.admin_port);
+  const port = await listen(publicServer, publicPort);
+  const adminPort = await listen(adminServer, adminPortWanted);
 
   const created = embedded ? await createDemoAccounts(accounts, config) : undefined;
   const existing = embedded && !created ? await findDemoAccounts(accounts, config) : undefined;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProduct } from '../../src/runtime/start-product';
@@ -21,4 +21,20 @@ describe('SEED_SAMPLE_DATA=false on the product start', () => {
       rmSync(root, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('the public and admin ports', () => {
+  it('refuses at once to start with the admin port equal to the public one, whichever sets them', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lookup-ports-'));
+    try {
+      const options = testProductOptions(root, await copyConfig(root));
+      const file = join(options.configDir, 'gateway.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^admin_port: \d+/m, 'admin_port: 18099'));
+      await expect(startProduct({ ...options, port: 18099, adminPort: undefined })).rejects.toThrow(
+        'the admin port (ADMIN_PORT, or gateway.yaml admin_port) must differ from the public port (PORT, or gateway.yaml port): both are 18099',
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
