@@ -7,6 +7,12 @@ export interface PgDbOptions {
   /** Schema to work in (created if missing); tests use one per suite. Extensions stay in public. */
   schema?: string;
   max?: number;
+  /**
+   * How long a query waits for a connection (a new one's handshake, or a free one of the pool)
+   * before it fails: a server that takes connections and never answers must not hold requests
+   * (and the callers behind them) for ever. Default 5000 ms.
+   */
+  connectTimeoutMs?: number;
 }
 
 export async function openPgDb(opts: PgDbOptions): Promise<Db> {
@@ -16,6 +22,7 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
   const pool = new Pool({
     connectionString: opts.connectionString,
     max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
     options: schema ? `-c search_path=${schema},public` : undefined,
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
