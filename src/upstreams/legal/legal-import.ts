@@ -79,7 +79,8 @@ export const legalDocumentsImport: ImportTarget<LegalImportRow> = {
     return errors;
   },
   async upsert(tx, rows, now) {
-    await insertLegalCatalogs(tx, false);
+    // The catalogues are in place once per transaction (check ran knownIds for this batch already).
+    await knownIds(tx);
     // As the upstream will serve it: a file's "not yet in effect" whose day has come is in effect
     // (legal-status-upkeep.ts), stored so at once, and the same on every load of the file.
     const today = vietnamDay(now);
