@@ -3,13 +3,12 @@ import { parseCidr } from '../config/trusted-proxies';
 import { parseIsoDateTime } from '../util/iso-time';
 
 /** A date-time (or a date, 00:00 UTC) that exists: 2030-02-30 and year 0000 are refused, not moved. */
-const isoDate = z
-  .string()
-  .refine(
-    (s) => parseIsoDateTime(s, { zone: 'optional', dateOnly: true }) !== undefined,
-    'an ISO 8601 date-time',
-  )
-  .transform((s) => parseIsoDateTime(s, { zone: 'optional', dateOnly: true })!);
+const isoDate = z.string().transform((s, ctx) => {
+  const ms = parseIsoDateTime(s, { zone: 'optional', dateOnly: true });
+  if (ms !== undefined) return ms;
+  ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time' });
+  return z.NEVER;
+});
 
 export const createAccountBody = z
   .object({

@@ -12,10 +12,6 @@ import { fieldPlanFor } from '../shaping/field-plan';
 const DAILY_SPENT = 'Đã dùng hết số lượt gọi trong ngày (hạn mức ngày, áp dụng cả khi dùng extra credits).';
 const MONTHLY_SPENT = 'Đã dùng hết số lượt gọi trong tháng.';
 
-/**
- * ONE atomic reservation per counted request: rate windows, full-text cap, daily limit and monthly
- * quota; past the quota on plans with extra credits, one durable credit spend in the database.
- */
 type CreditUrls = Pick<RuntimeConfig['raw']['plans'], 'upgrade_url' | 'buy_credits_url'>;
 
 /**
@@ -67,6 +63,10 @@ async function creditsSpent(ctx: RequestContext, deps: GatewayDeps, urls: Credit
   });
 }
 
+/**
+ * ONE atomic reservation per counted request: rate windows, full-text cap, daily limit and monthly
+ * quota; past the quota on plans with extra credits, one durable credit spend in the database.
+ */
 export const meterPolicy: PolicyFactory = (config, deps) => {
   const { timezone, upgrade_url } = config.raw.plans;
   return {

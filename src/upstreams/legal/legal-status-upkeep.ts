@@ -11,8 +11,11 @@ const RETRY_MS = 60_000;
 
 const isoDay = (dayNumber: number): string => new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
 
+/** The day in Vietnam at `now` (epoch ms), as a number of days since 1970-01-01. */
+const vietnamDayNumber = (now: number): number => Math.floor((now + VIETNAM_OFFSET_MS) / DAY_MS);
+
 /** The day in Vietnam at `now` (epoch ms), as YYYY-MM-DD. */
-export const vietnamDay = (now: number): string => isoDay(Math.floor((now + VIETNAM_OFFSET_MS) / DAY_MS));
+export const vietnamDay = (now: number): string => isoDay(vietnamDayNumber(now));
 
 /**
  * The status a document has on `today` (YYYY-MM-DD, Vietnam): "not yet in effect" once its
@@ -52,7 +55,7 @@ export function legalStatusUpkeep(db: Queryable, logger: Logger, clock: Clock): 
   };
   return () => {
     const now = clock.now();
-    const day = Math.floor((now + VIETNAM_OFFSET_MS) / DAY_MS);
+    const day = vietnamDayNumber(now);
     if (day === doneDay || now < retryAt) return Promise.resolve();
     running ??= run(day).finally(() => {
       running = undefined;
