@@ -11,6 +11,7 @@ import {
 import type { ProductProcess } from './product-process';
 import { ADMIN_SECRET } from './product-process';
 import { signAdminToken } from '../../src/runtime/admin-secret';
+import { eventually } from '../support/private-redis';
 
 // The embedded product in its own process (PGlite, in-memory counters, built-in upstreams), with
 // the directory upstream pointed at an address where nothing answers.
@@ -202,10 +203,7 @@ describe('every error code the gateway owns, through a real process', () => {
       `https://127.0.0.1:${legal[1]}`,
     ]) {
       writeFileSync(file, original.replace(`http://127.0.0.1:${legal[1]}`, to));
-      const refused = () => p.output().includes(`a reload cannot move it to ${to}`);
-      for (let t0 = Date.now(); !refused() && Date.now() - t0 < 20_000;)
-        await new Promise((r) => setTimeout(r, 100));
-      expect(refused()).toBe(true);
+      await eventually(() => p.output().includes(`a reload cannot move it to ${to}`), 20_000);
       expect((await apiGet(p, '/v1/legal-documents?q=luat', key)).status).toBe(200);
     }
     expect(p.output()).toContain(
