@@ -29,6 +29,8 @@ export interface Reservation {
   result: ReserveResult;
   creditsSpent: boolean;
   settled: boolean;
+  /** The document opened has no full text: it takes no full-text slot after all (settle gives it back). */
+  noFullText?: boolean;
 }
 
 /** Everything the pipeline learns about one request; policies read and fill it in order. */

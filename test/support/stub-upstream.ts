@@ -33,7 +33,7 @@ export function legalRow(n: number): Record<string, unknown> {
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
  * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_shapeless → 200 without `data`,
  * *_nocode → 404 with an HTML page (a path it does not serve), *_deep → a record nested deeper than
- * JSON.stringify goes; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
+ * JSON.stringify goes, *_notext → content_html null, *_blank → content_html of white space; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
  * an array as `data`; q=bad → 422 (with param), q=boom → 500, q=gone → 404 (a list the upstream
  * does not serve), q=garbage → 200 not JSON, q=shapeless → 200 JSON without `data` and `total`,
  * q=toomany → 25 rows more than per_page, q=negative / q=fraction → a total that is no count.
@@ -97,7 +97,7 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
           ...legalRow(Number(id.replace(/\D/g, '')) || 7),
           id,
           signer: 'Nguyễn Văn A',
-          content_html: LONG_HTML,
+          content_html: id.endsWith('_notext') ? null : id.endsWith('_blank') ? ' \n ' : LONG_HTML,
           content_en_html: '<p>English</p>',
           replaced_by: [],
           replaces: [],

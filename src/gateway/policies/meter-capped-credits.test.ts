@@ -47,6 +47,15 @@ describe('meter: a call over the full-text cap, paid by credits', () => {
     expect([me.quota.monthly_used, me.quota.full_text_used_today, me.extra_credits]).toEqual([1, 1, 0]);
   });
 
+  it('serves a document without full text over the cap, and spends its credit', async () => {
+    const acc = await spentAccount(2, 'capped-5');
+    const none = await get(acc.key, '/v1/legal-documents/vb_14_notext');
+    expect([none.status, none.body.data.content_html]).toEqual([200, null]);
+    expect(await h.deps.credits.balance(acc.id)).toBe(1);
+    const me = (await get(acc.key, '/v1/me')).body.data;
+    expect([me.quota.monthly_used, me.quota.full_text_used_today, me.extra_credits]).toEqual([1, 1, 1]);
+  });
+
   it('answers full_text_limit for a new document over the cap while credits remain, and spends none', async () => {
     const acc = await spentAccount(2, 'capped-4');
     const capped = await get(acc.key, '/v1/legal-documents/vb_13');

@@ -18,6 +18,7 @@ beforeAll(async () => {
     raw.plans.plans.nocredit = smallPlan({ monthly_calls: 2 });
     raw.plans.plans.spent = smallPlan({ monthly_calls: 1, per_second: 3, extra_credits: true });
     raw.plans.plans.slow = smallPlan({ per_minute: 3, per_second: 2 });
+    raw.plans.plans.onetext = smallPlan({ monthly_calls: 5, full_text_daily: 1 });
   });
 });
 afterAll(() => h.close());
@@ -261,5 +262,23 @@ describe('meter: full text', () => {
     const { key } = await h.account('tiny');
     expect((await get(key, '/v1/legal-documents/vb_missing')).status).toBe(404);
     expect((await me(key)).quota.full_text_used_today).toBe(0);
+  });
+
+  it('does not take a full-text slot for a document without full text, and serves it over the cap as a counted call', async () => {
+    const { key } = await h.account('onetext');
+    const none = await get(key, '/v1/legal-documents/vb_21_notext');
+    expect([none.status, none.body.data.content_html]).toEqual([200, null]);
+    expect((await get(key, '/v1/legal-documents/vb_22_blank')).status).toBe(200);
+    expect((await me(key)).quota.full_text_used_today).toBe(0);
+    expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
+    expect((await get(key, '/v1/legal-documents/vb_12')).body.code).toBe('full_text_limit');
+    const overCap = await get(key, '/v1/legal-documents/vb_23_notext');
+    expect([overCap.status, overCap.body.data.id, overCap.headers['x-quota-remaining']]).toEqual([
+      200,
+      'vb_23_notext',
+      '1',
+    ]);
+    const m = await me(key);
+    expect([m.quota.monthly_used, m.quota.full_text_used_today]).toEqual([4, 1]);
   });
 });

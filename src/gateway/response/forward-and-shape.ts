@@ -30,6 +30,15 @@ function upstreamError(body: Buffer): { code?: string; message?: string; param?:
   }
 }
 
+/** A detail answer whose record has no full text to open: the field null, missing or blank. */
+function withoutFullText(body: unknown, field: string): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const data = (body as { data?: unknown }).data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+  const text = (data as Record<string, unknown>)[field];
+  return text === null || text === undefined || (typeof text === 'string' && text.trim() === '');
+}
+
 /** The upstream's failures reach the caller as one 503; the log keeps what each one was. */
 function refused(ctx: RequestContext, deps: GatewayDeps, upstream: string, reason: string): ApiError {
   deps.logger.warn(
@@ -90,23 +99,32 @@ export async function forwardAndShape(
     });
   }
   if (reply.status !== 200) throw refused(ctx, deps, proxy.name, `status ${reply.status}`);
-  // The document exists and is new today, over the full-text cap (the meter reserved the call so
-  // that an unknown id's 404 above still counts): 429, and settle gives the call back.
-  if (ctx.reservation?.result.fullTextBlocked) {
-    await refuseUnpayable(ctx, deps, config.raw.plans);
-    deps.metrics.quotaRejections.inc({ reason: 'full_text_limit' });
-    throw new ApiError('full_text_limit', {
-      quota: principal!.plan.full_text_daily,
-      reset_in_seconds: ctx.windows!.secondsToDayEnd,
-      retryAfter: ctx.windows!.secondsToDayEnd,
-      upgrade_url: config.raw.plans.upgrade_url,
-    });
-  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(reply.body.toString('utf8'));
   } catch {
     throw refused(ctx, deps, proxy.name, 'body is not JSON');
+  }
+  const r = ctx.reservation;
+  if (r?.input.fullText !== undefined) {
+    if (withoutFullText(parsed, route!.dataset!.fullTextField!)) {
+      // No text, no full-text document: not one of the day's (settle gives its slot back), and
+      // its record is served over the cap too, as a call like any other (paid, if by credit).
+      r.noFullText = true;
+      if (r.result.fullTextBlocked && r.result.source === 'credits' && !r.creditsSpent)
+        await payCredits(ctx, deps, config.raw.plans);
+    } else if (r.result.fullTextBlocked) {
+      // The document exists and is new today, over the full-text cap (the meter reserved the call
+      // so that an unknown id's 404 above still counts): 429, and settle gives the call back.
+      await refuseUnpayable(ctx, deps, config.raw.plans);
+      deps.metrics.quotaRejections.inc({ reason: 'full_text_limit' });
+      throw new ApiError('full_text_limit', {
+        quota: principal!.plan.full_text_daily,
+        reset_in_seconds: ctx.windows!.secondsToDayEnd,
+        retryAfter: ctx.windows!.secondsToDayEnd,
+        upgrade_url: config.raw.plans.upgrade_url,
+      });
+    }
   }
   let shaped;
   try {

@@ -16,7 +16,8 @@ const REFUNDED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 
 /**
  * Settlement after the upstream answered: gives back what must not count, once per request.
- * A 404 for an unknown id counts, but it opened no document, so its full-text slot goes back.
+ * A 404 for an unknown id counts, but it opened no document, so its full-text slot goes back; so
+ * does a document without full text, which opened none.
  */
 export function settle(
   ctx: RequestContext,
@@ -31,7 +32,7 @@ export function settle(
   const back = refundFor(r.input, r.result);
   if (!back) return undefined;
   if (!refundCalls) {
-    if (status !== 404 || back.fullTextDocId === undefined) return undefined;
+    if (back.fullTextDocId === undefined || (status !== 404 && !r.noFullText)) return undefined;
     back.cost = 0;
     back.monthlyCalls = 0;
   }
