@@ -10,8 +10,3 @@ export function bi(vi: string, en: string): string {
 export function biShort(vi: string, en: string): string {
   return vi === en ? vi : `${vi} / ${en}`;
 }
-
-/** Display name of a plan ("free" → "Free"), as the reference writes plans. */
-export function planLabel(plan: string): string {
-  return plan.charAt(0).toUpperCase() + plan.slice(1);
-}

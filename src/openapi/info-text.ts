@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '../config/compile-config';
 import { ERROR_CATALOGUE } from '../errors/catalogue';
-import { planLabel } from './bilingual';
+import { planLabel } from '../config/plan-label';
 import { PUBLIC_ERROR_CODES } from './errors';
 
 function planTable(config: RuntimeConfig): string {

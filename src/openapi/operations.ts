@@ -1,7 +1,8 @@
 import type { CompiledDataset, RuntimeConfig } from '../config/compile-config';
 import type { ErrorCode } from '../errors/catalogue';
 import { fieldPlanFor } from '../gateway/shaping/field-plan';
-import { bi, biShort, planLabel } from './bilingual';
+import { planLabel } from '../config/plan-label';
+import { bi, biShort } from './bilingual';
 import { errorResponses } from './errors';
 import { responseHeaders } from './headers';
 import { detailEnvelope, listEnvelope } from './envelope-schemas';

@@ -1,7 +1,8 @@
 import type { CompiledDataset, RuntimeConfig } from '../config/compile-config';
 import type { ParamSpec } from '../config/datasets-schema';
 import type { ParamValidator } from '../config/param-validators';
-import { bi, planLabel } from './bilingual';
+import { planLabel } from '../config/plan-label';
+import { bi } from './bilingual';
 import type { ParameterObject, SchemaObject } from './openapi-types';
 
 /**

@@ -1,5 +1,6 @@
 import type { CompiledDataset, CompiledField } from '../config/compile-config';
-import { bi, planLabel } from './bilingual';
+import { planLabel } from '../config/plan-label';
+import { bi } from './bilingual';
 import type { SchemaObject } from './openapi-types';
 import { schemaRef } from './openapi-types';
 import { RECORD_SCHEMAS } from './record-schemas';

@@ -32,13 +32,14 @@ describe('plan-gate: happy path', () => {
 });
 
 describe('plan-gate: errors', () => {
-  it('answers 403 plan_required with upgrade_url for relations below Pro, and costs nothing', async () => {
+  it('answers 403 plan_required with upgrade_url for relations below Pro, naming the plan as customers know it, and costs nothing', async () => {
     const { key } = await h.account('starter');
     const res = await request(h.gw.app).get('/v1/legal-documents/vb_1/relations').set('X-Api-Key', key);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({
       success: false,
       code: 'plan_required',
+      message: 'Endpoint này yêu cầu gói Pro trở lên.',
       upgrade_url: 'https://example.vn/pricing',
     });
     expect(res.headers['x-quota-remaining']).toBe('20000');

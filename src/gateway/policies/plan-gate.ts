@@ -1,3 +1,4 @@
+import { planLabel } from '../../config/plan-label';
 import { ApiError } from '../../errors/api-error';
 import type { PolicyFactory } from '../policy';
 
@@ -13,13 +14,13 @@ export const planGatePolicy: PolicyFactory = (config) => {
       if (rank < route.dataset.minRank) {
         throw new ApiError('plan_required', {
           upgrade_url,
-          message: `Tập dữ liệu này yêu cầu gói ${route.dataset.minPlan} trở lên.`,
+          message: `Tập dữ liệu này yêu cầu gói ${planLabel(route.dataset.minPlan)} trở lên.`,
         });
       }
       if (route.subresource && rank < route.subresource.minRank) {
         throw new ApiError('plan_required', {
           upgrade_url,
-          message: `Endpoint này yêu cầu gói ${route.subresource.minPlan} trở lên.`,
+          message: `Endpoint này yêu cầu gói ${planLabel(route.subresource.minPlan)} trở lên.`,
         });
       }
     },

@@ -157,6 +157,7 @@ describe('validate: errors', () => {
     const res = await request(h.gw.app).get('/v1/legal-documents?q=luat&page=6').set('X-Api-Key', free);
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('page_limit');
+    expect(res.body.message).toBe('Số trang tối đa của gói Free là 5.');
     expect(res.body.upgrade_url).toBe('https://example.vn/pricing');
   });
 

@@ -1,4 +1,5 @@
 import { ApiError } from '../../errors/api-error';
+import { planLabel } from '../../config/plan-label';
 import type { CompiledPlan, CompiledRange } from '../../config/compile-config';
 import type { RequestContext } from '../context';
 import type { PolicyFactory } from '../policy';
@@ -81,7 +82,7 @@ export const validatePolicy: PolicyFactory = (config) => {
     if (page > plan.max_page) {
       throw new ApiError('page_limit', {
         upgrade_url: config.raw.plans.upgrade_url,
-        message: `Số trang tối đa của gói ${plan.name} là ${plan.max_page}.`,
+        message: `Số trang tối đa của gói ${planLabel(plan.name)} là ${plan.max_page}.`,
       });
     }
     ctx.page = page;
