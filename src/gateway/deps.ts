@@ -6,6 +6,7 @@ import type { GatewayMetrics } from '../observability/gateway-metrics';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import type { IdentitySigner } from './identity-signer';
+import type { IpWindow } from './policies/ip-throttle';
 
 /** What the gateway needs from outside; passed in, never imported as singletons. */
 export interface GatewayDeps {
@@ -16,6 +17,8 @@ export interface GatewayDeps {
   meter: MeterStore;
   credits: CreditLedger;
   identity: IdentitySigner;
+  /** Per-IP request counts, kept across config reloads. */
+  ipWindow: IpWindow;
   metrics: GatewayMetrics;
   /** Called after a response is sent with the ids it returned (bulk-extraction watch). */
   onIdsReturned?: (accountId: string, dataset: string, ids: string[], plan: string) => void;

@@ -13,7 +13,7 @@ import type { GatewayDeps } from './deps';
 /**
  * The request pipeline, top to bottom (DESIGN §2). Each step passes, fills the context, or ends the
  * request with an error from the catalogue. After these, the request is forwarded (proxy) and the
- * response phase runs: shape response → settle → headers (see respond.ts).
+ * response phase runs: shape response → settle → headers (response/forward-and-shape.ts, response/finish.ts).
  */
 export const REQUEST_POLICIES: readonly PolicyFactory[] = [
   requestIdPolicy, //   1. accept a sane X-Request-Id or make one

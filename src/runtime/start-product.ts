@@ -34,6 +34,7 @@ import { startLocalUpstreams } from './local-upstreams';
 import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
+import { createIpWindow } from '../gateway/policies/ip-throttle';
 
 export interface ProductOptions {
   configDir: string;
@@ -150,6 +151,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     meter: stores.meter,
     credits,
     identity,
+    ipWindow: createIpWindow(),
     metrics,
     onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) => {
       void bulkWatch.record(accountId, dataset, ids, plan);

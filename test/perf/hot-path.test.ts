@@ -40,6 +40,7 @@ import { TEST_REDIS_URL } from '../support/databases';
 import { CONFIG_DIR } from '../support/gateway-harness';
 import { startStubUpstream } from '../support/stub-upstream';
 import { UNLIMITED_PLAN } from '../support/unlimited-plan';
+import { createIpWindow } from '../../src/gateway/policies/ip-throttle';
 
 interface DbCounts {
   queries: string[];
@@ -166,6 +167,7 @@ beforeAll(async () => {
     meter,
     credits: new SqlCreditLedger(db),
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
+    ipWindow: createIpWindow(),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };
   bulkWatch = new BulkWatch({

@@ -24,6 +24,7 @@ import { createGatewayMetrics } from '../../src/observability/gateway-metrics';
 import { ManualClock } from '../../src/util/clock';
 import { silentLogger } from '../../src/util/logger';
 import { startStubUpstream } from './stub-upstream';
+import { createIpWindow } from '../../src/gateway/policies/ip-throttle';
 
 export const CONFIG_DIR = join(__dirname, '..', '..', 'config');
 
@@ -81,6 +82,7 @@ export async function startHarness(
     meter: meter ?? new MemoryMeterStore({ clock }),
     credits: new SqlCreditLedger(db),
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
+    ipWindow: createIpWindow(),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };
   const bus = new InProcessInvalidationBus();

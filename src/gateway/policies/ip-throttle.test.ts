@@ -1,0 +1,70 @@
+import request from 'supertest';
+import { compileConfig } from '../../config/compile-config';
+import { startHarness } from '../../../test/support/gateway-harness';
+import type { Harness } from '../../../test/support/gateway-harness';
+
+// Three requests a minute per address; each test sends from its own address (the harness's peer
+// is loopback, a trusted proxy, so X-Forwarded-For names the client).
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness((raw) => {
+    raw.plans.per_ip_per_minute = 3;
+  });
+});
+afterAll(() => h.close());
+
+const LIST = '/v1/legal-documents?q=luat';
+const from = (ip: string, key?: string) => {
+  const r = request(h.gw.app).get(LIST).set('X-Forwarded-For', ip);
+  return key ? r.set('X-Api-Key', key) : r;
+};
+
+describe('per-IP throttle: happy path', () => {
+  it('serves an address up to the limit, and counts addresses apart', async () => {
+    const { key } = await h.account('pro');
+    for (let i = 0; i < 3; i++) expect((await from('198.51.100.1', key)).status).toBe(200);
+    expect((await from('198.51.100.2', key)).status).toBe(200);
+  });
+});
+
+describe('per-IP throttle: over the limit', () => {
+  it('answers 429 too_many_requests with Retry-After within the minute, and costs the account nothing', async () => {
+    const { key } = await h.account('pro');
+    for (let i = 0; i < 3; i++) await from('198.51.100.3', key);
+    const res = await from('198.51.100.3', key);
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ success: false, code: 'too_many_requests' });
+    const retry = Number(res.headers['retry-after']);
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(60);
+    const me = await request(h.gw.app)
+      .get('/v1/me')
+      .set('X-Api-Key', key)
+      .set('X-Forwarded-For', '198.51.100.30');
+    expect(me.body.data.quota.monthly_used).toBe(3);
+  });
+
+  it('keeps an address its count across a config reload, and applies the new limit', async () => {
+    const { key } = await h.account('pro');
+    for (let i = 0; i < 3; i++) await from('198.51.100.4', key);
+    const raw = structuredClone(h.config.raw);
+    raw.plans.per_ip_per_minute = 4;
+    h.gw.reload(compileConfig(raw));
+    try {
+      expect((await from('198.51.100.4', key)).status).toBe(200);
+      expect((await from('198.51.100.4', key)).body.code).toBe('too_many_requests');
+    } finally {
+      h.gw.reload(h.config);
+    }
+  });
+});
+
+describe('per-IP throttle: security', () => {
+  it('counts requests without a key or with a wrong one, so key guessing is throttled before authentication', async () => {
+    expect((await from('198.51.100.5')).status).toBe(401);
+    expect((await from('198.51.100.5', 'lk_live_wrong')).status).toBe(401);
+    expect((await from('198.51.100.5', 'lk_live_wrong')).status).toBe(401);
+    const res = await from('198.51.100.5', 'lk_live_wrong');
+    expect([res.status, res.body.code]).toEqual([429, 'too_many_requests']);
+  });
+});
