@@ -2,6 +2,7 @@ import { KEY_PARAMS } from '../accounts/api-keys';
 import { withinChars } from '../upstream-kit/parse-params';
 import { COORDINATE } from '../upstream-kit/parse-point';
 import type { ParamSpec } from './datasets-schema';
+import { isCalendarDate } from '../util/iso-time';
 
 export type ParamCheck = { ok: true; value: string } | { ok: false; reason: string };
 
@@ -19,17 +20,6 @@ export interface ParamValidator {
 
 const INTEGER = /^-?\d{1,15}$/;
 const ID = /^\d{1,10}$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar date (no 2025-02-30), years 1000–9999. */
-export function isCalendarDate(s: string): boolean {
-  const m = DATE.exec(s);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (y < 1000 || mo < 1 || mo > 12 || d < 1) return false;
-  const dt = new Date(Date.UTC(y, mo - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
-}
 
 const ok = (value: string): ParamCheck => ({ ok: true, value });
 const bad = (reason: string): ParamCheck => ({ ok: false, reason });
