@@ -2,15 +2,19 @@ import { ApiError } from '../../errors/api-error';
 import { StoreUnavailableError, refundFor, usageAfterRefund } from '../../metering/meter-store';
 import type { ReserveInput } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
-import type { RuntimeConfig } from '../../config/compile-config';
+import type { Windows } from '../../metering/windows';
+import type { CompiledPlan, RuntimeConfig } from '../../config/compile-config';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
 import type { PolicyFactory } from '../policy';
 import { fieldPlanFor } from '../shaping/field-plan';
 
 // Which allowance ran out: `quota` and `reset_in_seconds` are that one's.
-const DAILY_SPENT = 'Đã dùng hết số lượt gọi trong ngày (hạn mức ngày, áp dụng cả khi dùng extra credits).';
-const MONTHLY_SPENT = 'Đã dùng hết số lượt gọi trong tháng.';
+const SPENT = {
+  daily: 'Đã dùng hết số lượt gọi trong ngày (hạn mức ngày, áp dụng cả khi dùng extra credits).',
+  monthly: 'Đã dùng hết số lượt gọi trong tháng.',
+  credits: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',
+} as const;
 
 type CreditUrls = Pick<RuntimeConfig['raw']['plans'], 'upgrade_url' | 'buy_credits_url'>;
 
@@ -52,14 +56,25 @@ async function creditsSpent(ctx: RequestContext, deps: GatewayDeps, urls: Credit
   }
   r.settled = true;
   deps.metrics.quotaRejections.inc({ reason: 'quota_exceeded' });
-  const windows = ctx.windows!;
+  return quotaExceeded('credits', ctx.principal!.plan, ctx.windows!, urls);
+}
+
+/** 429 quota_exceeded for the allowance that ran out: its own message, quota and reset. */
+function quotaExceeded(
+  spent: 'daily' | 'monthly' | 'credits',
+  plan: CompiledPlan,
+  windows: Windows,
+  urls: CreditUrls,
+): ApiError {
+  const daily = spent === 'daily';
+  const reset = daily ? windows.secondsToDayEnd : windows.secondsToMonthEnd;
   return new ApiError('quota_exceeded', {
-    message: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',
-    quota: ctx.principal!.plan.monthly_calls,
-    reset_in_seconds: windows.secondsToMonthEnd,
-    retryAfter: windows.secondsToMonthEnd,
+    message: SPENT[spent],
+    quota: daily ? plan.daily_calls : plan.monthly_calls,
+    reset_in_seconds: reset,
+    retryAfter: reset,
     upgrade_url: urls.upgrade_url,
-    buy_credits_url: urls.buy_credits_url,
+    ...(spent === 'credits' ? { buy_credits_url: urls.buy_credits_url } : {}),
   });
 }
 
@@ -68,7 +83,7 @@ async function creditsSpent(ctx: RequestContext, deps: GatewayDeps, urls: Credit
  * quota; past the quota on plans with extra credits, one durable credit spend in the database.
  */
 export const meterPolicy: PolicyFactory = (config, deps) => {
-  const { timezone, upgrade_url } = config.raw.plans;
+  const { timezone } = config.raw.plans;
   return {
     name: 'meter',
     async handle(ctx) {
@@ -108,14 +123,7 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
         deps.metrics.quotaRejections.inc({ reason: result.reason ?? 'quota_exceeded' });
         if (result.reason === 'rate_limited')
           throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
-        const daily = result.scope === 'daily';
-        throw new ApiError('quota_exceeded', {
-          message: daily ? DAILY_SPENT : MONTHLY_SPENT,
-          quota: daily ? plan.daily_calls : plan.monthly_calls,
-          reset_in_seconds: daily ? windows.secondsToDayEnd : windows.secondsToMonthEnd,
-          retryAfter: daily ? windows.secondsToDayEnd : windows.secondsToMonthEnd,
-          upgrade_url,
-        });
+        throw quotaExceeded(result.scope === 'daily' ? 'daily' : 'monthly', plan, windows, config.raw.plans);
       }
       ctx.reservation = { input, result, creditsSpent: false, settled: false };
       // A document over the full-text cap almost always exists, and then the call is given back:
