@@ -1,9 +1,10 @@
 import type { Response } from 'express';
 import { ApiError, isApiError } from './api-error';
+import type { ErrorCode } from './catalogue';
 
 export interface ErrorBody {
   success: false;
-  code: string;
+  code: ErrorCode;
   message: string;
   param?: string;
   quota?: number;
