@@ -245,6 +245,8 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = requestError(err, BODY_LIMIT) ?? toApiError(err);
     if (e.code === 'internal_error') deps.logger.error({ err }, 'admin API error');
+    else if (e.code === 'service_unavailable')
+      deps.logger.warn({ err: (err as Error).message }, 'database unavailable');
     renderError(res, e);
   });
   return app;

@@ -16,6 +16,15 @@ export const gatewayFileSchema = z
       .max(10_000)
       .default(500)
       .describe('A Redis command not answered in this time fails, and store_failure applies (read at start).'),
+    database_timeout_ms: z
+      .number()
+      .int()
+      .min(100)
+      .max(60_000)
+      .default(5_000)
+      .describe(
+        "A query of the gateway's (key lookup, credits, admin API) not answered in this time fails: 503 service_unavailable (read at start).",
+      ),
     preview_chars: z.number().int().min(0).max(100_000).default(800).describe('Text length of the content_html preview.'),
     bulk_watch: z
       .object({

@@ -10,6 +10,7 @@ export const START_ONLY_SETTINGS = [
   'admin_port',
   'store_failure',
   'store_timeout_ms',
+  'database_timeout_ms',
   'identity',
   'key_cache',
 ] as const;

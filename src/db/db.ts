@@ -9,5 +9,25 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements separated by semicolons (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * The same database, on the same connections, where a query (each statement of a transaction
+   * too) that has no answer after `ms` fails with DatabaseUnavailableError: for the paths that
+   * serve requests, while migrations and imports keep the unbounded one. PGlite runs in the
+   * process and cannot stall on a network: it returns itself.
+   */
+  withQueryTimeout(ms: number): Db;
   close(): Promise<void>;
+}
+
+/**
+ * The database cannot be reached, dropped the connection, or stopped answering: a dependency's
+ * failure, which callers get as 503 service_unavailable (not a 500: nothing is wrong with the
+ * request or the code). SQL errors the server reports (a constraint, a syntax error) are not this.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    const said = (cause as { message?: unknown } | null)?.message;
+    super(`database unavailable: ${typeof said === 'string' ? said : String(cause)}`, { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
 }

@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryConfig } from 'pg';
+import { DatabaseUnavailableError } from './db';
 import type { Db, Queryable } from './db';
 
 export interface PgDbOptions {
@@ -15,6 +16,44 @@ export interface PgDbOptions {
   connectTimeoutMs?: number;
 }
 
+// SQLSTATE classes that say the server or the connection is gone, not that the SQL was wrong:
+// 08 connection exception, 53 insufficient resources (too many connections), 57P0x shutdown.
+const UNAVAILABLE_STATE = /^(08|53|57P0)/;
+
+/** Whether pg's error is the database being unreachable or gone rather than an error in the SQL. */
+export function isUnavailable(err: unknown): boolean {
+  // Not `instanceof Error`: node's own socket errors may come from another realm (a test's VM).
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, severity, message } = err as { code?: unknown; severity?: unknown; message?: unknown };
+  if (typeof code === 'string' && UNAVAILABLE_STATE.test(code)) return true;
+  // The server's own errors carry a severity; what is left with a syscall code (ECONNREFUSED,
+  // ECONNRESET…) or pg's words for a lost or silent connection is the network's.
+  if (severity !== undefined) return false;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true;
+  return typeof message === 'string' && /connection|terminated|timeout|not queryable/i.test(message);
+}
+
+const classified = (err: unknown): unknown => (isUnavailable(err) ? new DatabaseUnavailableError(err) : err);
+
+function asQueryable(c: Pool | PoolClient, timeoutMs: number | undefined): Queryable {
+  return {
+    async query<R>(sql: string, params?: readonly unknown[]) {
+      try {
+        // pg reads query_timeout per query; its typings do not name it.
+        const config: QueryConfig & { query_timeout?: number } = {
+          text: sql,
+          values: params as unknown[] | undefined,
+          query_timeout: timeoutMs,
+        };
+        const r = await c.query(config);
+        return { rows: r.rows as R[] };
+      } catch (err) {
+        throw classified(err);
+      }
+    },
+  };
+}
+
 export async function openPgDb(opts: PgDbOptions): Promise<Db> {
   const schema = opts.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
@@ -28,34 +67,50 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  const asQueryable = (c: Pool | PoolClient): Queryable => ({
-    async query<R>(sql: string, params?: readonly unknown[]) {
-      const r = await c.query(sql, params as unknown[] | undefined);
-      return { rows: r.rows as R[] };
-    },
-  });
-  return {
+  const view = (timeoutMs: number | undefined): Db => ({
     kind: 'postgres',
-    ...asQueryable(pool),
+    ...asQueryable(pool, timeoutMs),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      let client: PoolClient;
       try {
-        await client.query('BEGIN');
-        const out = await fn(asQueryable(client));
-        await client.query('COMMIT');
+        client = await pool.connect();
+      } catch (err) {
+        throw classified(err);
+      }
+      // A checked-out client has no listener of the pool's: the connection dropping in the middle
+      // (a failover, an idle-killer) would be an uncaught 'error' and take the process down. The
+      // query in flight fails with it anyway.
+      let lost: unknown;
+      const onError = (err: unknown): void => {
+        lost = err;
+      };
+      client.on('error', onError);
+      let broken = false;
+      try {
+        const tx = asQueryable(client, timeoutMs);
+        await tx.query('BEGIN');
+        const out = await fn(tx);
+        await tx.query('COMMIT');
         return out;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        broken = lost !== undefined || err instanceof DatabaseUnavailableError;
+        if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
         throw err;
       } finally {
-        client.release();
+        client.off('error', onError);
+        // A connection that failed or timed out mid-transaction is closed, not handed to the next caller.
+        client.release(broken ? new Error('connection left in an unknown state') : undefined);
       }
     },
     async exec(sql: string) {
-      await pool.query(sql);
+      try {
+        await pool.query(sql);
+      } catch (err) {
+        throw classified(err);
+      }
     },
-    async close() {
-      await pool.end();
-    },
-  };
+    withQueryTimeout: (ms: number) => view(ms),
+    close: () => pool.end(),
+  });
+  return view(undefined);
 }

@@ -24,13 +24,14 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
       return { rows: r.rows };
     },
   });
-  return {
+  const db: Db = {
     kind: 'pglite',
     ...asQueryable(pg),
     transaction: <T>(fn: (tx: Queryable) => Promise<T>) => pg.transaction((tx) => fn(asQueryable(tx))),
     async exec(sql: string) {
       await pg.exec(sql);
     },
+    withQueryTimeout: () => db,
     async close() {
       try {
         await pg.close();
@@ -39,4 +40,5 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
       }
     },
   };
+  return db;
 }

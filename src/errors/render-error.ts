@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { ApiError, isApiError } from './api-error';
+import { DatabaseUnavailableError } from '../db/db';
 import type { ErrorCode } from './catalogue';
 
 export interface ErrorBody {
@@ -24,9 +25,14 @@ export function errorBody(err: ApiError): ErrorBody {
   return body;
 }
 
-/** Anything that is not an ApiError is an internal error; its details never reach the client. */
+/**
+ * Anything that is not an ApiError is an internal error, its details never reaching the client;
+ * except the database being unreachable, which is a dependency's failure to retry after.
+ */
 export function toApiError(err: unknown): ApiError {
-  return isApiError(err) ? err : new ApiError('internal_error');
+  if (isApiError(err)) return err;
+  if (err instanceof DatabaseUnavailableError) return new ApiError('service_unavailable', { retryAfter: 5 });
+  return new ApiError('internal_error');
 }
 
 /** The one place that writes an error envelope. */

@@ -70,7 +70,9 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
         await done(ctx, await forwardAndShape(ctx, config, deps, proxies.get(route.dataset!.upstream)!));
       } catch (err) {
         const apiErr = toApiError(err);
-        if (!(err instanceof ApiError))
+        if (apiErr.code === 'service_unavailable' && !(err instanceof ApiError))
+          deps.logger.warn({ err: (err as Error).message, req_id: ctx.requestId }, 'database unavailable');
+        else if (!(err instanceof ApiError))
           deps.logger.error({ err, req_id: ctx.requestId }, 'unexpected error in pipeline');
         await done(ctx, { status: apiErr.status, body: errorBody(apiErr), error: apiErr });
       }

@@ -94,6 +94,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const db = await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
   await migrate(db, 'gateway');
   const upstreams = await startLocalUpstreams(config, db, logger, opts.seedSampleData);
+  // What serves requests waits for the database a bounded time; migrations and seeding did not.
+  const served = db.withQueryTimeout(config.raw.gateway.database_timeout_ms);
   const metrics = createGatewayMetrics();
   const stores = createCounterStores({
     redisUrl: opts.redisUrl,
@@ -103,7 +105,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     metrics,
     ...(embedded ? { countersFile: join(opts.dataDir, 'usage-counters.json') } : {}),
   });
-  const accounts = new AccountRepo(db);
+  const accounts = new AccountRepo(served);
   const kc = config.raw.gateway.key_cache;
   const keyCache = new KeyCache(
     accounts,
@@ -121,7 +123,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     else if (msg.type === 'key') keyCache.invalidateKey(msg.keyHash);
     else keyCache.clear(); // config, or resync: the bus's delivery was cut or resumed
   });
-  const credits = new SqlCreditLedger(db);
+  const credits = new SqlCreditLedger(served);
   const id = config.raw.gateway.identity;
   const identity = await createIdentitySigner(
     { issuer: id.issuer, audience: id.audience, ttlSeconds: id.ttl_seconds },
@@ -208,7 +210,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     identity,
     readiness: [
       { name: 'config', check: () => Promise.resolve(true) },
-      { name: 'database', check: async () => (await db.query('SELECT 1 AS ok')).rows.length === 1 },
+      { name: 'database', check: async () => (await served.query('SELECT 1 AS ok')).rows.length === 1 },
       {
         name: 'counters',
         check: async () => {

@@ -15,6 +15,7 @@ const db: Db = {
   query: <R>() => Promise.resolve({ rows: [] as R[] }),
   transaction: () => Promise.reject(new Error('unused')),
   exec: () => Promise.resolve(),
+  withQueryTimeout: () => db,
   close: () => Promise.resolve(),
 };
 const clock = new ManualClock(Date.UTC(2026, 10, 28, 12));
