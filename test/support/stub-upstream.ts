@@ -34,7 +34,8 @@ export function legalRow(n: number): Record<string, unknown> {
  * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_shapeless → 200 without `data`,
  * *_nocode → 404 with an HTML page (a path it does not serve), *_deep → a record nested deeper than
  * JSON.stringify goes, *_notext → content_html null, *_blank → content_html of white space; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
- * an array as `data`; q=bad → 422 (with param), q=boom → 500, q=gone → 404 (a list the upstream
+ * an array as `data`; q=bad → 422 (with param), q=page422 → 422 with an HTML page, q=other422 → 422
+ * with another code, q=bad400 → 400 (outside the contract), q=junkrows → rows that are not objects, q=boom → 500, q=gone → 404 (a list the upstream
  * does not serve), q=garbage → 200 not JSON, q=shapeless → 200 JSON without `data` and `total`,
  * q=toomany → 25 rows more than per_page, q=negative / q=fraction → a total that is no count.
  */
@@ -61,6 +62,13 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
       return void res
         .status(422)
         .json({ code: 'invalid_request', message: 'issued_from after issued_to', param: 'issued_from' });
+    if (q === 'page422') return void res.status(422).type('html').send('<h1>Unprocessable</h1>');
+    if (q === 'other422') return void res.status(422).json({ code: 'too_busy', message: 'later' });
+    if (q === 'bad400')
+      return void res
+        .status(400)
+        .json({ code: 'invalid_request', message: 'issued_from', param: 'issued_from' });
+    if (q === 'junkrows') return void res.json({ data: [1, null, legalRow(1)], total: 3 });
     if (q === 'negative') return void res.json({ data: [], total: -5 });
     if (q === 'fraction') return void res.json({ data: [], total: 2.5 });
     if (q === 'boom') return void res.status(500).json({ code: 'internal' });

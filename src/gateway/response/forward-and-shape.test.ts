@@ -51,6 +51,18 @@ describe('upstream answers: errors', () => {
       '/v1/legal-documents/vb_nocode',
       /^404 without a code/,
     ],
+    [
+      "a 422 whose body is not the contract's (a proxy's page)",
+      '/v1/legal-documents?q=page422',
+      /^422 without a code/,
+    ],
+    ['a 422 with a code other than invalid_request', '/v1/legal-documents?q=other422', /^422 too_busy/],
+    ['a 400, which the contract does not have', '/v1/legal-documents?q=bad400', /^status 400/],
+    [
+      'list rows that are not JSON objects',
+      '/v1/legal-documents?q=junkrows',
+      /list row is not a JSON object/,
+    ],
     ['a list total below zero', '/v1/legal-documents?q=negative', /total/],
     ['a list total that is not a whole number', '/v1/legal-documents?q=fraction', /total/],
     [

@@ -78,7 +78,7 @@ export async function forwardAndShape(
     deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, (performance.now() - t0) / 1000);
   }
   ctx.upstreamStatus = reply.status;
-  if (reply.status === 404 || reply.status === 422 || reply.status === 400) {
+  if (reply.status === 404 || reply.status === 422) {
     const err = upstreamError(reply.body);
     // Only an id can be unknown, and only `404 {"code":"not_found"}` says so (DESIGN §4): a list's
     // 404, or a 404 without that code (a path the upstream does not serve), is a server fault that
@@ -93,6 +93,10 @@ export async function forwardAndShape(
       }
       throw refused(ctx, deps, proxy.name, `404 ${err.code ?? 'without a code'} on a ${route!.kind} path`);
     }
+    // Only `422 {"code":"invalid_request"}` blames the caller's parameters (DESIGN §4): any other
+    // 422 (a proxy's page, an error of its own) is the upstream's fault, not counted.
+    if (err.code !== 'invalid_request')
+      throw refused(ctx, deps, proxy.name, `422 ${err.code ?? 'without a code'}`);
     throw new ApiError('invalid_request', {
       ...(err.message ? { message: err.message } : {}),
       ...(err.param ? { param: err.param } : {}),

@@ -87,7 +87,7 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
     const ids: string[] = [];
     let mended: string | undefined;
     for (const item of data) {
-      if (!isRecord(item)) continue;
+      if (!isRecord(item)) throw new MalformedAnswer('a list row is not a JSON object');
       if (rows.length === s.perPage) {
         mended = `list cut to per_page ${s.perPage} from ${data.length} rows`;
         break;
