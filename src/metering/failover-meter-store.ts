@@ -24,14 +24,25 @@ export interface FailoverMeterStoreOptions {
    * a PING at most this often decides whether to switch back.
    */
   probeIntervalMs?: number;
+  /** A refund of a call counted in Redis that Redis could not take: kept, and replayed there. */
+  onRefundKept?: (input: RefundInput, cause: unknown) => void;
+  /** A kept refund given up (too many kept, or Redis refused it): the call stays counted. */
+  onRefundLost?: (input: RefundInput, cause: unknown) => void;
 }
+
+/** Refunds kept for Redis at most; past it, one is lost (and reported) rather than memory grown. */
+const MAX_KEPT_REFUNDS = 10_000;
+/** First wait before replaying kept refunds; it doubles while Redis does not answer, up to the max. */
+const REPLAY_FIRST_MS = 1_000;
+const REPLAY_MAX_MS = 30_000;
 
 /**
  * Redis first; on a connection or timeout error either local limits ('open') or
  * StoreUnavailableError ('closed'). Errors that are not about reaching Redis are rethrown as is.
- * A refund goes to whichever side is active at settle time: across a switch it lowers the other
- * side's counters (never below zero) or finds none; either way the error is at most the calls in
- * flight during the switch. A reserve that timed out may still have run on Redis (counted twice).
+ * A refund of a call counted on the fallback goes to whichever side is active at settle time. A
+ * call counted in Redis is given back only there: when Redis cannot take the refund, it is kept and
+ * replayed once Redis answers (the refund is idempotent per request, so a timed-out refund that
+ * Redis ran after all is not given twice).
  */
 export class FailoverMeterStore implements MeterStore {
   private active = false;
@@ -39,7 +50,15 @@ export class FailoverMeterStore implements MeterStore {
   private probing = false;
   private readonly clock: Clock;
   private readonly probeIntervalMs: number;
-  private readonly onReady = (): void => this.setActive(false);
+  private readonly onReady = (): void => {
+    this.setActive(false);
+    void this.replay();
+  };
+  /** Refunds Redis could not take, by request id. */
+  private readonly kept = new Map<string, RefundInput>();
+  private replayTimer: NodeJS.Timeout | undefined;
+  private replayDelayMs = REPLAY_FIRST_MS;
+  private replaying = false;
 
   constructor(private readonly opts: FailoverMeterStoreOptions) {
     this.clock = opts.clock ?? systemClock;
@@ -65,7 +84,17 @@ export class FailoverMeterStore implements MeterStore {
   }
 
   refund(input: RefundInput): Promise<{ applied: boolean }> {
-    return this.run((s) => s.refund(input));
+    if (!input.shared) return this.run((s) => s.refund(input));
+    return this.opts.primary.refund(input).catch((err: unknown) => {
+      if (!isUnavailableError(err)) throw err;
+      this.keep(input, err);
+      return { applied: false };
+    });
+  }
+
+  /** Refunds kept for Redis, not yet replayed. */
+  keptRefunds(): number {
+    return this.kept.size;
   }
 
   peek(accountId: string, windows: Windows): Promise<Usage> {
@@ -97,7 +126,53 @@ export class FailoverMeterStore implements MeterStore {
   /** Stops watching the client; the stores and the client belong to the caller. */
   close(): Promise<void> {
     this.opts.redis.off('ready', this.onReady);
+    clearTimeout(this.replayTimer);
     return Promise.resolve();
+  }
+
+  private keep(input: RefundInput, cause: unknown): void {
+    if (this.kept.size >= MAX_KEPT_REFUNDS && !this.kept.has(input.requestId)) {
+      this.opts.onRefundLost?.(input, cause);
+      return;
+    }
+    this.kept.set(input.requestId, input);
+    this.opts.onRefundKept?.(input, cause);
+    this.scheduleReplay();
+  }
+
+  private scheduleReplay(): void {
+    if (this.replayTimer !== undefined || this.kept.size === 0) return;
+    this.replayTimer = setTimeout(() => {
+      this.replayTimer = undefined;
+      void this.replay();
+    }, this.replayDelayMs);
+    this.replayTimer.unref();
+  }
+
+  /** Gives the kept refunds to Redis, in order, until it fails to answer; then waits longer. */
+  private async replay(): Promise<void> {
+    if (this.replaying || this.kept.size === 0) return;
+    this.replaying = true;
+    let reachable = true;
+    try {
+      for (const [id, input] of this.kept) {
+        try {
+          await this.opts.primary.refund(input);
+          this.kept.delete(id);
+        } catch (err) {
+          if (isUnavailableError(err)) {
+            reachable = false;
+            break;
+          }
+          this.kept.delete(id);
+          this.opts.onRefundLost?.(input, err);
+        }
+      }
+    } finally {
+      this.replaying = false;
+    }
+    this.replayDelayMs = reachable ? REPLAY_FIRST_MS : Math.min(this.replayDelayMs * 2, REPLAY_MAX_MS);
+    this.scheduleReplay();
   }
 
   private run<T>(op: (store: MeterStore) => Promise<T>): Promise<T> {

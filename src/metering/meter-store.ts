@@ -65,6 +65,11 @@ export interface ReserveResult {
    * (API reference, Limits), and any other answer becomes full_text_limit, which settle gives back.
    */
   fullTextBlocked?: boolean;
+  /**
+   * Counted in the store the replicas share (Redis): only it can give the call back, so a refund
+   * it cannot take now is kept for it rather than applied to a replica's local counters.
+   */
+  shared?: true;
   /** Counters after the operation (unchanged when rejected). */
   usage: Usage;
 }
@@ -100,6 +105,8 @@ export interface RefundInput {
   monthKey: string;
   /** Only when the reservation added it. */
   fullTextDocId?: string;
+  /** The reservation was counted in the shared store (ReserveResult.shared). */
+  shared?: true;
 }
 
 export interface MeterStore {
@@ -143,6 +150,7 @@ export function refundFor(input: ReserveInput, result: ReserveResult): RefundInp
     monthKey: input.windows.monthKey,
   };
   if (result.fullTextAdded && input.fullText) out.fullTextDocId = input.fullText.docId;
+  if (result.shared) out.shared = true;
   return out;
 }
 

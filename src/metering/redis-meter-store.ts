@@ -277,6 +277,7 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
         creditCalls: n(credit),
         fullTextAdded: n(added) === 1,
         ...(status === 'capped' ? { fullTextBlocked: true } : {}),
+        shared: true,
         usage,
       };
     case 'second':

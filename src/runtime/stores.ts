@@ -85,6 +85,18 @@ export function createCounterStores(opts: {
         );
       else opts.logger.info('redis reachable again: shared counting resumed');
     },
+    onRefundKept: (input, cause) =>
+      opts.logger.warn(
+        { account_id: input.accountId, err: (cause as Error | undefined)?.message },
+        'refund kept until redis answers',
+      ),
+    onRefundLost: (input, cause) => {
+      opts.metrics.quotaRefundFailures.inc();
+      opts.logger.error(
+        { account_id: input.accountId, err: (cause as Error | undefined)?.message },
+        'refund lost: the call stays counted',
+      );
+    },
   });
   const deadlines = createDeadlineQueue(commandTimeoutMs);
   const bus = new RedisInvalidationBus({

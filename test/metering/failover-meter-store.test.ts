@@ -2,8 +2,8 @@ import type { Redis } from 'ioredis';
 import { FailoverMeterStore, isUnavailableError } from '../../src/metering/failover-meter-store';
 import type { StoreFailurePolicy } from '../../src/metering/failover-meter-store';
 import { MemoryMeterStore } from '../../src/metering/memory-meter-store';
-import type { ReserveInput } from '../../src/metering/meter-store';
-import { StoreUnavailableError } from '../../src/metering/meter-store';
+import type { RefundInput, ReserveInput } from '../../src/metering/meter-store';
+import { StoreUnavailableError, refundFor } from '../../src/metering/meter-store';
 import { RESERVE_SCRIPT } from '../../src/metering/meter-lua';
 import { RedisMeterStore } from '../../src/metering/redis-meter-store';
 import { computeWindows } from '../../src/metering/windows';
@@ -197,6 +197,51 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     bare.disconnect();
     await closed.close();
   });
+
+  it.each(['open', 'closed'] as const)(
+    '%s: keeps a refund Redis cannot take for a call counted there, and gives it there once, when Redis answers',
+    async (policy) => {
+      const bare = createRedisClient(server.url, { commandTimeoutMs: 0, maxBackoffMs: 100 });
+      await waitForReady(bare);
+      const kept: RefundInput[] = [];
+      const lost: RefundInput[] = [];
+      const store = new FailoverMeterStore({
+        primary: new RedisMeterStore({ redis: bare, prefix: 'f:', commandTimeoutMs: 200 }),
+        fallback: new MemoryMeterStore(),
+        redis: bare,
+        policy,
+        probeIntervalMs: 50,
+        onRefundKept: (i) => kept.push(i),
+        onRefundLost: (i) => lost.push(i),
+      });
+      try {
+        const account = `acc_keep_${policy}`;
+        const first = input(account);
+        const reserved = await store.reserve(first);
+        await store.reserve(input(account));
+        const key = `f:{${account}}:d:${first.windows.dayKey}`;
+        expect(await redis.get(key)).toBe('2');
+        // The gateway's connection is lost (Redis itself keeps its counts): the refund cannot be
+        // sent, and is kept rather than applied to this replica's local counters.
+        bare.disconnect();
+        expect(await store.refund(refundFor(first, reserved)!)).toEqual({ applied: false });
+        expect([kept.length, store.keptRefunds()]).toEqual([1, 1]);
+        expect(await redis.get(key)).toBe('2');
+        // Connected again: the kept refund is given to Redis, once.
+        await eventually(() => bare.status === 'end');
+        await bare.connect();
+        await eventually(() => store.keptRefunds() === 0);
+        expect(await redis.get(key)).toBe('1');
+        expect(lost).toEqual([]);
+        expect((await store.peek(account, first.windows)).daily).toBe(1);
+        expect(await store.refund(refundFor(first, reserved)!)).toEqual({ applied: false });
+        expect(await redis.get(key)).toBe('1');
+      } finally {
+        bare.disconnect();
+        await store.close();
+      }
+    },
+  );
 
   it("closed: the store's own deadline also bounds peeks and pipelines", async () => {
     const { bare, store: closed } = await withoutClientTimeout('closed');

@@ -40,7 +40,7 @@ const factories: [string, (clock: ManualClock) => MeterStore][] = [
   ['redis cluster', () => new RedisMeterStore({ redis: clustered, prefix: RUN })],
 ];
 
-describe.each(factories)('MeterStore contract: %s', (_name, create) => {
+describe.each(factories)('MeterStore contract: %s', (name, create) => {
   let clock: ManualClock;
   let store: MeterStore;
   let accountId: string;
@@ -68,13 +68,14 @@ describe.each(factories)('MeterStore contract: %s', (_name, create) => {
   };
   const peek = () => store.peek(accountId, computeWindows(clock.now(), TZ));
 
-  it('admits and reports usage after the operation', async () => {
+  it('admits and reports usage after the operation, saying whether the replicas share the count', async () => {
     const r = await reserve();
     expect(r).toEqual({
       ok: true,
       source: 'quota',
       creditCalls: 0,
       fullTextAdded: false,
+      ...(name === 'memory' ? {} : { shared: true }),
       usage: { second: 1, minute: 1, daily: 1, monthly: 1, fullText: 0 },
     });
     expect(await peek()).toEqual(r.usage);
