@@ -52,18 +52,21 @@ export function createCounterStores(opts: {
       },
     };
   }
-  let lastErrorLog = 0;
+  // Reconnect attempts repeat the same error, for the counters' connection and the bus's own:
+  // one line of each every 10 s is enough.
+  const everyTenSeconds = (msg: string): ((err: unknown) => void) => {
+    let last = Number.NEGATIVE_INFINITY;
+    return (err) => {
+      if (opts.clock.now() - last <= 10_000) return;
+      last = opts.clock.now();
+      opts.logger.warn({ err: err instanceof Error ? err.message : String(err) }, msg);
+    };
+  };
   // No timer per command: every user of the connection below puts its commands under a deadline
   // of a queue (deadline-queue.ts), the meter store its own.
   const redis = connectRedis(opts.redisUrl, {
     commandTimeoutMs: 0,
-    onError: (err) => {
-      // Reconnect attempts repeat the same error; one line every 10 s is enough.
-      if (opts.clock.now() - lastErrorLog > 10_000) {
-        lastErrorLog = opts.clock.now();
-        opts.logger.warn({ err: err.message }, 'redis connection error');
-      }
-    },
+    onError: everyTenSeconds('redis connection error'),
   });
   const meter = new FailoverMeterStore({
     primary: new RedisMeterStore({
@@ -102,7 +105,7 @@ export function createCounterStores(opts: {
   const bus = new RedisInvalidationBus({
     publisher: redis,
     deadlines,
-    onError: (err) => opts.logger.warn({ err }, 'invalidation bus error'),
+    onError: everyTenSeconds('invalidation bus error'),
   });
   return {
     meter,
