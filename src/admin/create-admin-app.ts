@@ -18,6 +18,7 @@ import type { AdminVerifier } from './admin-auth';
 import { createAccountBody, createKeyBody, creditsBody, patchAccountBody } from './admin-schemas';
 import { requestError } from './request-errors';
 import { isoOrNull } from '../util/iso-time';
+import { planLabel } from '../config/plan-label';
 
 export interface AdminDeps {
   config: () => RuntimeConfig;
@@ -71,7 +72,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   });
   const plan = (name: string) => {
     const p = deps.config().plans.get(name);
-    if (!p) throw new ApiError('invalid_request', { message: `plan: unknown plan "${name}"` });
+    if (!p) throw new ApiError('invalid_request', { message: `plan: không có gói "${name}"` });
     return p;
   };
   // The change is stored by then: a bus that cannot publish (Redis down) must not turn it into a 500
@@ -168,13 +169,13 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     const body = parse(createKeyBody, req.body);
     // A key born expired answers every call with 401: an operator's typo, not a key to hand out.
     if (body.expires_at != null && body.expires_at <= deps.clock.now()) {
-      throw new ApiError('invalid_request', { message: 'expires_at: must be in the future' });
+      throw new ApiError('invalid_request', { message: 'expires_at: phải là một thời điểm trong tương lai' });
     }
     const a = await account(req.params.id);
     const p = deps.config().plans.get(a.plan);
     if (body.ip_allowlist.length > 0 && !p?.ip_allowlist) {
       throw new ApiError('plan_required', {
-        message: `Gói ${a.plan} không hỗ trợ giới hạn key theo địa chỉ IP.`,
+        message: `Gói ${planLabel(a.plan)} không hỗ trợ giới hạn key theo địa chỉ IP.`,
         upgrade_url: deps.config().raw.plans.upgrade_url,
       });
     }
@@ -225,7 +226,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
       const prior = await deps.credits.purchased(a.id, body.reference);
       if (!prior)
         throw new ApiError('plan_required', {
-          message: `Gói ${a.plan} không mua thêm lượt gọi (extra credits).`,
+          message: `Gói ${planLabel(a.plan)} không mua thêm lượt gọi (extra credits).`,
           upgrade_url: deps.config().raw.plans.upgrade_url,
         });
       r = { balance: prior.balance, applied: false, appliedAmount: prior.amount };

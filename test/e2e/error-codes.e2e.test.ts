@@ -355,7 +355,7 @@ describe('npm run admin (the CLI over the admin API)', () => {
     const dead = await cliRun(['keys', 'create', acc.id, '--expires-at', '2000-01-01T00:00:00Z']);
     expect([dead.code, dead.stderr]).toEqual([
       1,
-      expect.stringContaining('expires_at: must be in the future'),
+      expect.stringContaining('expires_at: phải là một thời điểm trong tương lai'),
     ]);
     expect((await cliRun(['accounts', 'update', acc.id])).code).toBe(2);
     expect((await cliRun(['accounts', 'update', acc.id, '--verified', '--unverified'])).code).toBe(2);
