@@ -12,7 +12,6 @@ import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
 import { openDb } from '../db/open-db';
-import { startOnlyChanges } from '../config/start-only';
 import { answerClientErrors } from '../gateway/client-error';
 import { createApp } from '../gateway/create-app';
 import type { GatewayApp } from '../gateway/create-app';
@@ -35,6 +34,7 @@ import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
 import { createIpWindow } from '../gateway/policies/ip-throttle';
+import { createConfigReloader } from './config-reloader';
 
 export interface ProductOptions {
   configDir: string;
@@ -255,32 +255,18 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   if (banner) print(banner);
   logger.info({ port, admin_port: adminPort, embedded, upstreams: upstreams.names }, 'lookup api started');
 
-  const started = config;
-  const reloadConfig = (): boolean => {
-    try {
-      const next = loadConfig(opts.configDir);
-      const broken = upstreams.movedBy(next);
-      if (broken.length > 0) throw new Error(broken.join('; '));
+  const reloadConfig = createConfigReloader({
+    configDir: opts.configDir,
+    started: config,
+    refusals: (next) => upstreams.movedBy(next),
+    apply: (next) => {
       config = next;
       gateway.reload(next);
-      metrics.configReloads.inc({ result: 'success' });
-      metrics.configReloadFailing.set(0);
       metrics.seedDatasets(next.datasets.values());
-      const atStart = startOnlyChanges(started, next);
-      if (atStart.length === 0) logger.info('configuration reloaded');
-      else
-        logger.warn(
-          { start_only: atStart.map((k) => `gateway.yaml ${k}`) },
-          'configuration reloaded; these settings keep their values until the next start',
-        );
-      return true;
-    } catch (err) {
-      metrics.configReloads.inc({ result: 'failure' });
-      metrics.configReloadFailing.set(1);
-      logger.error({ err: (err as Error).message }, 'configuration reload refused; keeping the previous one');
-      return false;
-    }
-  };
+    },
+    metrics,
+    logger,
+  });
   const stopWatch =
     opts.watchConfig === false ? () => undefined : watchConfigDir(opts.configDir, reloadConfig);
 
