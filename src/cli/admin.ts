@@ -1,10 +1,8 @@
 // `npm run admin -- <command>`: a CLI over the admin API (DESIGN §6). Reads its settings from the
 // environment: ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT or :9090), and ADMIN_TOKEN, or
 // ADMIN_JWT_SECRET to sign one, or the embedded default's secret in DATA_DIR (default ./var).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { signAdminToken } from '../runtime/admin-secret';
+import { keptAdminSecret, signAdminToken } from '../runtime/admin-secret';
 
 const USAGE = `usage: npm run admin -- <command> [options]
 
@@ -24,9 +22,7 @@ const env = process.env;
 
 async function token(): Promise<string> {
   if (env.ADMIN_TOKEN) return env.ADMIN_TOKEN;
-  let secret = env.ADMIN_JWT_SECRET;
-  const file = join(env.DATA_DIR || './var', 'admin-jwt-secret');
-  if (!secret && existsSync(file)) secret = readFileSync(file, 'utf8').trim();
+  const secret = env.ADMIN_JWT_SECRET || keptAdminSecret(env.DATA_DIR || './var');
   if (!secret) throw new Error('set ADMIN_TOKEN or ADMIN_JWT_SECRET (or run next to the embedded DATA_DIR)');
   return signAdminToken(secret, Date.now(), 3600, 'admin-cli');
 }

@@ -3,13 +3,22 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 
+const SECRET_FILE = 'admin-jwt-secret';
+
+/** The embedded secret kept in DATA_DIR, if a start made one (the admin CLI signs with it). */
+export function keptAdminSecret(dataDir: string): string | undefined {
+  const file = join(dataDir, SECRET_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
 /**
  * Embedded default without ADMIN_JWT_SECRET: a secret generated once and kept in DATA_DIR, so an
  * admin token printed by one start stays valid across restarts of the same data directory.
  */
 export function embeddedAdminSecret(dataDir: string): string {
-  const file = join(dataDir, 'admin-jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const kept = keptAdminSecret(dataDir);
+  if (kept !== undefined) return kept;
+  const file = join(dataDir, SECRET_FILE);
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600 });
