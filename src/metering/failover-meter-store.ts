@@ -4,6 +4,8 @@ import type { RedisClient } from '../stores/redis-client';
 import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
 import { StoreUnavailableError } from './meter-store';
 import type { Windows } from './windows';
+import { createRetryKeeper } from '../util/retry-keeper';
+import type { RetryKeeper } from '../util/retry-keeper';
 
 export type StoreFailurePolicy = 'open' | 'closed';
 
@@ -30,12 +32,6 @@ export interface FailoverMeterStoreOptions {
   onRefundLost?: (input: RefundInput, cause: unknown) => void;
 }
 
-/** Refunds kept for Redis at most; past it, one is lost (and reported) rather than memory grown. */
-const MAX_KEPT_REFUNDS = 10_000;
-/** First wait before replaying kept refunds; it doubles while Redis does not answer, up to the max. */
-const REPLAY_FIRST_MS = 1_000;
-const REPLAY_MAX_MS = 30_000;
-
 /**
  * Redis first; on a connection or timeout error either local limits ('open') or
  * StoreUnavailableError ('closed'). Errors that are not about reaching Redis are rethrown as is.
@@ -52,17 +48,20 @@ export class FailoverMeterStore implements MeterStore {
   private readonly probeIntervalMs: number;
   private readonly onReady = (): void => {
     this.setActive(false);
-    void this.replay();
+    void this.kept.retry();
   };
-  /** Refunds Redis could not take, by request id. */
-  private readonly kept = new Map<string, RefundInput>();
-  private replayTimer: NodeJS.Timeout | undefined;
-  private replayDelayMs = REPLAY_FIRST_MS;
-  private replaying = false;
+  /** Refunds Redis could not take, replayed there (a refund is idempotent per request). */
+  private readonly kept: RetryKeeper<RefundInput>;
 
   constructor(private readonly opts: FailoverMeterStoreOptions) {
     this.clock = opts.clock ?? systemClock;
     this.probeIntervalMs = opts.probeIntervalMs ?? 1_000;
+    this.kept = createRetryKeeper({
+      key: (r) => r.requestId,
+      run: (r) => opts.primary.refund(r),
+      transient: isUnavailableError,
+      onLost: opts.onRefundLost,
+    });
     opts.redis.on('ready', this.onReady);
   }
 
@@ -87,14 +86,14 @@ export class FailoverMeterStore implements MeterStore {
     if (!input.shared) return this.run((s) => s.refund(input));
     return this.opts.primary.refund(input).catch((err: unknown) => {
       if (!isUnavailableError(err)) throw err;
-      this.keep(input, err);
+      if (this.kept.keep(input, err)) this.opts.onRefundKept?.(input, err);
       return { applied: false };
     });
   }
 
   /** Refunds kept for Redis, not yet replayed. */
   keptRefunds(): number {
-    return this.kept.size;
+    return this.kept.size();
   }
 
   peek(accountId: string, windows: Windows): Promise<Usage> {
@@ -126,53 +125,8 @@ export class FailoverMeterStore implements MeterStore {
   /** Stops watching the client; the stores and the client belong to the caller. */
   close(): Promise<void> {
     this.opts.redis.off('ready', this.onReady);
-    clearTimeout(this.replayTimer);
+    this.kept.close();
     return Promise.resolve();
-  }
-
-  private keep(input: RefundInput, cause: unknown): void {
-    if (this.kept.size >= MAX_KEPT_REFUNDS && !this.kept.has(input.requestId)) {
-      this.opts.onRefundLost?.(input, cause);
-      return;
-    }
-    this.kept.set(input.requestId, input);
-    this.opts.onRefundKept?.(input, cause);
-    this.scheduleReplay();
-  }
-
-  private scheduleReplay(): void {
-    if (this.replayTimer !== undefined || this.kept.size === 0) return;
-    this.replayTimer = setTimeout(() => {
-      this.replayTimer = undefined;
-      void this.replay();
-    }, this.replayDelayMs);
-    this.replayTimer.unref();
-  }
-
-  /** Gives the kept refunds to Redis, in order, until it fails to answer; then waits longer. */
-  private async replay(): Promise<void> {
-    if (this.replaying || this.kept.size === 0) return;
-    this.replaying = true;
-    let reachable = true;
-    try {
-      for (const [id, input] of this.kept) {
-        try {
-          await this.opts.primary.refund(input);
-          this.kept.delete(id);
-        } catch (err) {
-          if (isUnavailableError(err)) {
-            reachable = false;
-            break;
-          }
-          this.kept.delete(id);
-          this.opts.onRefundLost?.(input, err);
-        }
-      }
-    } finally {
-      this.replaying = false;
-    }
-    this.replayDelayMs = reachable ? REPLAY_FIRST_MS : Math.min(this.replayDelayMs * 2, REPLAY_MAX_MS);
-    this.scheduleReplay();
   }
 
   private run<T>(op: (store: MeterStore) => Promise<T>): Promise<T> {

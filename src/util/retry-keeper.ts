@@ -1,0 +1,90 @@
+/** What a RetryKeeper needs: how to name an item, run it, and tell a passing failure from a final one. */
+export interface RetryKeeperOptions<T> {
+  /** Items with the same key are one (a second keep replaces the first). */
+  key: (item: T) => string;
+  /** Applies the item; must be idempotent, since a run that failed may have taken effect. */
+  run: (item: T) => Promise<unknown>;
+  /** A failure worth retrying (the store unreachable), rather than one that will never pass. */
+  transient: (err: unknown) => boolean;
+  /** An item given up: the keeper is full, or its run failed for good. */
+  onLost?: (item: T, cause: unknown) => void;
+  /** At most this many kept; default 10,000. */
+  max?: number;
+  /** First wait before a retry, doubled while runs keep failing, up to maxDelayMs. Default 1 s, 30 s. */
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/** Items kept for a store that could not take them, run again later in the order they came. */
+export interface RetryKeeper<T> {
+  /** False when it could not be kept (full): it was given up, and onLost told. */
+  keep(item: T, cause: unknown): boolean;
+  /** Runs what is kept now (e.g. the store said it is back); a wait for the next try otherwise. */
+  retry(): Promise<void>;
+  size(): number;
+  close(): void;
+}
+
+/** A bounded in-memory retry queue with exponential backoff, one run at a time. */
+export function createRetryKeeper<T>(opts: RetryKeeperOptions<T>): RetryKeeper<T> {
+  const max = opts.max ?? 10_000;
+  const first = opts.firstDelayMs ?? 1_000;
+  const maxDelay = opts.maxDelayMs ?? 30_000;
+  const kept = new Map<string, T>();
+  let timer: NodeJS.Timeout | undefined;
+  let delay = first;
+  let running = false;
+
+  const schedule = (): void => {
+    if (timer !== undefined || kept.size === 0) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void retry();
+    }, delay);
+    timer.unref();
+  };
+
+  const retry = async (): Promise<void> => {
+    if (running || kept.size === 0) return;
+    running = true;
+    let reachable = true;
+    try {
+      for (const [k, item] of kept) {
+        try {
+          await opts.run(item);
+          kept.delete(k);
+        } catch (err) {
+          if (opts.transient(err)) {
+            reachable = false;
+            break;
+          }
+          kept.delete(k);
+          opts.onLost?.(item, err);
+        }
+      }
+    } finally {
+      running = false;
+    }
+    delay = reachable ? first : Math.min(delay * 2, maxDelay);
+    schedule();
+  };
+
+  return {
+    keep(item, cause) {
+      const k = opts.key(item);
+      if (kept.size >= max && !kept.has(k)) {
+        opts.onLost?.(item, cause);
+        return false;
+      }
+      kept.set(k, item);
+      schedule();
+      return true;
+    },
+    retry,
+    size: () => kept.size,
+    close() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
