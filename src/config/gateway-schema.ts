@@ -6,6 +6,7 @@ export const gatewayFileSchema = z
     admin_port: z.number().int().min(0).max(65535).default(9090).describe('Admin port (ADMIN_PORT overrides).'),
     trusted_proxies: z
       .array(z.string().min(1))
+      .max(1000)
       .default(['loopback'])
       .describe('Peers whose X-Forwarded-For is believed: CIDRs, addresses, or loopback / private / uniquelocal.'),
     store_failure: z.enum(['open', 'closed']).default('open').describe('When Redis is unreachable: local limits, or 503.'),

@@ -12,11 +12,18 @@ export interface OpenDbOptions {
   dataDir?: string;
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL: how long a query waits for a connection (pg-db.ts); default 5000 ms. */
+  connectTimeoutMs?: number;
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.databaseUrl)
-    return openPgDb({ connectionString: opts.databaseUrl, schema: opts.schema, max: opts.poolSize });
+    return openPgDb({
+      connectionString: opts.databaseUrl,
+      schema: opts.schema,
+      max: opts.poolSize,
+      connectTimeoutMs: opts.connectTimeoutMs,
+    });
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   // Loaded only here: a process on PostgreSQL never holds PGlite's modules (≈ 1.4 MB of heap that
   // every full GC would mark again).

@@ -25,13 +25,18 @@ export function errorBody(err: ApiError): ErrorBody {
   return body;
 }
 
+// Not the catalogue's message for the code, which speaks of recording the call: /v1/me and the
+// admin API record none.
+const DATABASE_AWAY = 'Dịch vụ tạm thời gián đoạn, vui lòng thử lại sau.';
+
 /**
  * Anything that is not an ApiError is an internal error, its details never reaching the client;
  * except the database being unreachable, which is a dependency's failure to retry after.
  */
 export function toApiError(err: unknown): ApiError {
   if (isApiError(err)) return err;
-  if (err instanceof DatabaseUnavailableError) return new ApiError('service_unavailable', { retryAfter: 5 });
+  if (err instanceof DatabaseUnavailableError)
+    return new ApiError('service_unavailable', { message: DATABASE_AWAY, retryAfter: 5 });
   return new ApiError('internal_error');
 }
 

@@ -51,4 +51,22 @@ describe('the database unavailable', () => {
     const me = (await get(acc.key, '/v1/me')).body.data;
     expect([me.quota.monthly_used, me.quota.daily_used, me.extra_credits]).toEqual([1, 1, 5]);
   });
+
+  it('gives back a credit whose spend the database committed but whose answer was lost', async () => {
+    const acc = await h.account('paid');
+    await h.deps.credits.purchase(acc.id, 5, 'order-lost-answer');
+    expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const spend = h.deps.credits.spend.bind(h.deps.credits);
+    h.deps.credits.spend = async (...args) => {
+      await spend(...args);
+      throw new DatabaseUnavailableError(new Error('Query read timeout'));
+    };
+    try {
+      const res = await get(acc.key, '/v1/legal-documents?q=luat');
+      expect([res.status, res.body.code]).toEqual([503, 'service_unavailable']);
+    } finally {
+      h.deps.credits.spend = spend;
+    }
+    expect(await h.deps.credits.balance(acc.id)).toBe(5);
+  });
 });

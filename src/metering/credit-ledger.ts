@@ -1,4 +1,7 @@
+import { DatabaseUnavailableError } from '../db/db';
 import type { Db, Queryable } from '../db/db';
+import { createRetryKeeper } from '../util/retry-keeper';
+import type { RetryKeeper } from '../util/retry-keeper';
 
 /** Purchased extra calls (extra_credits), drawn once the monthly quota is spent. */
 export interface CreditLedger {
@@ -20,8 +23,24 @@ export interface CreditLedger {
    * generated (a client-chosen X-Request-Id would let a client replay one paid spend).
    */
   spend(accountId: string, cost: number, requestId: string): Promise<{ ok: boolean; balance: number }>;
-  /** Gives back what that request spent; nothing if it spent nothing; once at most. */
+  /**
+   * Gives back what that request spent; nothing if it spent nothing; once at most. When the
+   * database cannot take it now, it is kept and given later (and resolves).
+   */
   refundSpend(accountId: string, requestId: string): Promise<void>;
+}
+
+/** A refund of a spend: the account and the gateway's id of the request that spent. */
+export interface SpendRef {
+  accountId: string;
+  requestId: string;
+}
+
+export interface SqlCreditLedgerOptions {
+  /** A refund the database could not take now: kept, and given when it answers. */
+  onRefundKept?: (ref: SpendRef, cause: unknown) => void;
+  /** A kept refund given up (too many kept, or refused for good): the credit stays spent. */
+  onRefundLost?: (ref: SpendRef, cause: unknown) => void;
 }
 
 /** Thrown inside the spend transaction to roll back its ledger row. */
@@ -29,7 +48,24 @@ class InsufficientCredits extends Error {}
 
 /** CreditLedger over migrations/gateway/002_credits.sql; the same SQL on PostgreSQL and PGlite. */
 export class SqlCreditLedger implements CreditLedger {
-  constructor(private readonly db: Db) {}
+  private readonly kept: RetryKeeper<SpendRef>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: SqlCreditLedgerOptions = {},
+  ) {
+    this.kept = createRetryKeeper<SpendRef>({
+      key: (r) => `${r.accountId} ${r.requestId}`,
+      run: (r) => this.giveBack(r),
+      transient: (err) => err instanceof DatabaseUnavailableError,
+      onLost: opts.onRefundLost,
+    });
+  }
+
+  /** Refunds kept for the database, not yet given. */
+  keptRefunds(): number {
+    return this.kept.size();
+  }
 
   balance(accountId: string): Promise<number> {
     return readBalance(this.db, accountId);
@@ -105,6 +141,17 @@ export class SqlCreditLedger implements CreditLedger {
   }
 
   async refundSpend(accountId: string, requestId: string): Promise<void> {
+    const ref = { accountId, requestId };
+    try {
+      await this.giveBack(ref);
+    } catch (err) {
+      if (!(err instanceof DatabaseUnavailableError)) throw err;
+      if (this.kept.keep(ref, err)) this.opts.onRefundKept?.(ref, err);
+    }
+  }
+
+  /** The refund itself: idempotent, so a kept one may run again after a try whose answer was lost. */
+  private async giveBack({ accountId, requestId }: SpendRef): Promise<void> {
     await this.db.transaction(async (tx) => {
       const refunded = await tx.query<{ amount: unknown }>(
         `INSERT INTO credit_ledger (account_id, kind, amount, request_id)

@@ -91,7 +91,12 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       `the admin port (ADMIN_PORT, or gateway.yaml admin_port) must differ from the public port (PORT, or gateway.yaml port): both are ${publicPort}`,
     );
   const embedded = !opts.databaseUrl && !opts.redisUrl;
-  const db = await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  const db = await openDb({
+    databaseUrl: opts.databaseUrl,
+    dataDir: opts.dataDir,
+    // A connection (or a free one of the pool) waited for no longer than a query is.
+    connectTimeoutMs: config.raw.gateway.database_timeout_ms,
+  });
   await migrate(db, 'gateway');
   const upstreams = await startLocalUpstreams(config, db, logger, opts.seedSampleData);
   // What serves requests waits for the database a bounded time; migrations and seeding did not.
@@ -123,7 +128,20 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     else if (msg.type === 'key') keyCache.invalidateKey(msg.keyHash);
     else keyCache.clear(); // config, or resync: the bus's delivery was cut or resumed
   });
-  const credits = new SqlCreditLedger(served);
+  const credits = new SqlCreditLedger(served, {
+    onRefundKept: (ref, cause) =>
+      logger.warn(
+        { account_id: ref.accountId, err: (cause as Error).message },
+        'credit refund kept until the database answers',
+      ),
+    onRefundLost: (ref, cause) => {
+      metrics.quotaRefundFailures.inc();
+      logger.error(
+        { account_id: ref.accountId, err: (cause as Error).message },
+        'credit refund lost: the credit stays spent',
+      );
+    },
+  });
   const id = config.raw.gateway.identity;
   const identity = await createIdentitySigner(
     { issuer: id.issuer, audience: id.audience, ttlSeconds: id.ttl_seconds },

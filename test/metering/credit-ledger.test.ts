@@ -1,3 +1,4 @@
+import { DatabaseUnavailableError } from '../../src/db/db';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
 import { SqlCreditLedger } from '../../src/metering/credit-ledger';
@@ -120,6 +121,28 @@ describe.each(TEST_DATABASES)('SqlCreditLedger on $name', (testDb) => {
     await ledger.spend('acc_rr', 5, 'rq-rr');
     await Promise.all(Array.from({ length: 8 }, () => ledger.refundSpend('acc_rr', 'rq-rr')));
     expect(await ledger.balance('acc_rr')).toBe(5);
+  });
+
+  it('keeps a refund the database cannot take now, and gives it once the database answers', async () => {
+    await ledger.purchase('acc_away', 5, 'inv-away');
+    await ledger.spend('acc_away', 2, 'rq-away');
+    let away = true;
+    // The same database, unreachable while `away`: transactions fail as a lost connection does.
+    const flaky: Db = {
+      ...db,
+      transaction: (fn) =>
+        away
+          ? Promise.reject(new DatabaseUnavailableError(new Error('Connection terminated')))
+          : db.transaction(fn),
+    };
+    const kept: string[] = [];
+    const flakyLedger = new SqlCreditLedger(flaky, { onRefundKept: (r) => kept.push(r.requestId) });
+    await expect(flakyLedger.refundSpend('acc_away', 'rq-away')).resolves.toBeUndefined();
+    expect([kept, flakyLedger.keptRefunds(), await ledger.balance('acc_away')]).toEqual([['rq-away'], 1, 3]);
+    away = false;
+    const until = Date.now() + 5000;
+    while (flakyLedger.keptRefunds() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect([flakyLedger.keptRefunds(), await ledger.balance('acc_away')]).toEqual([0, 5]);
   });
 
   it('the schema itself refuses a negative balance', async () => {

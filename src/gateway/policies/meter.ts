@@ -1,3 +1,4 @@
+import { DatabaseUnavailableError } from '../../db/db';
 import { ApiError } from '../../errors/api-error';
 import { StoreUnavailableError, refundFor, usageAfterRefund } from '../../metering/meter-store';
 import type { ReserveInput } from '../../metering/meter-store';
@@ -24,7 +25,15 @@ type CreditUrls = Pick<RuntimeConfig['raw']['plans'], 'upgrade_url' | 'buy_credi
  */
 export async function payCredits(ctx: RequestContext, deps: GatewayDeps, urls: CreditUrls): Promise<void> {
   const r = ctx.reservation!;
-  const spend = await deps.credits.spend(ctx.principal!.account.id, r.result.creditCalls, ctx.meterId);
+  let spend;
+  try {
+    spend = await deps.credits.spend(ctx.principal!.account.id, r.result.creditCalls, ctx.meterId);
+  } catch (err) {
+    // The database may have committed the spend and lost only its answer: settle gives back
+    // whatever this request spent (nothing, if it spent nothing).
+    if (err instanceof DatabaseUnavailableError) r.creditsSpent = true;
+    throw err;
+  }
   if (!spend.ok) throw await creditsSpent(ctx, deps, urls);
   r.creditsSpent = true;
   ctx.creditsLeft = spend.balance;

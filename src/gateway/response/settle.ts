@@ -36,7 +36,10 @@ export function settle(
     back.cost = 0;
     back.monthlyCalls = 0;
   }
-  return giveBack(ctx, deps, back, refundCalls && r.creditsSpent, code ?? String(status));
+  // The metric's reason: what the call was refused or failed with; only the day's document given
+  // back (a call that counts) is told apart, as no call came back.
+  const reason = refundCalls ? (code ?? String(status)) : 'full_text_slot';
+  return giveBack(ctx, deps, back, refundCalls && r.creditsSpent, reason);
 }
 
 /**
