@@ -24,7 +24,7 @@ export const gatewayFileSchema = z
       .max(60_000)
       .default(5_000)
       .describe(
-        "A query of the gateway's (key lookup, credits, admin API) not answered in this time fails: 503 service_unavailable (read at start).",
+        "Each wait of the gateway's on the database (a connection; a statement of a key lookup, a credit spend, the admin API) fails after this: 503 service_unavailable (read at start).",
       ),
     preview_chars: z.number().int().min(0).max(100_000).default(800).describe('Text length of the content_html preview.'),
     bulk_watch: z

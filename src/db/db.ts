@@ -25,7 +25,14 @@ export interface Db extends Queryable {
  * request or the code). SQL errors the server reports (a constraint, a syntax error) are not this.
  */
 export class DatabaseUnavailableError extends Error {
-  constructor(cause: unknown) {
+  /**
+   * @param mayHaveRun false when nothing reached the server (no connection could be had); true
+   *   when the statement may have run and only its answer is missing (a COMMIT among them).
+   */
+  constructor(
+    cause: unknown,
+    readonly mayHaveRun = true,
+  ) {
     const said = (cause as { message?: unknown } | null)?.message;
     super(`database unavailable: ${typeof said === 'string' ? said : String(cause)}`, { cause });
     this.name = 'DatabaseUnavailableError';

@@ -16,9 +16,13 @@ export interface PgDbOptions {
   connectTimeoutMs?: number;
 }
 
-// SQLSTATE classes that say the server or the connection is gone, not that the SQL was wrong:
-// 08 connection exception, 53 insufficient resources (too many connections), 57P0x shutdown.
-const UNAVAILABLE_STATE = /^(08|53|57P0)/;
+// SQLSTATEs that say the server or the connection is gone, not that the SQL was wrong: class 08
+// connection exception (but 08P01, a protocol violation: the client's fault), 53 insufficient
+// resources (too many connections), 57P0x shutdown, 25006 read-only (a standby after a failover).
+const UNAVAILABLE_STATE = /^(08(?!P01)|53|57P0|25006$)/;
+// Node's codes for a network that failed: syscall errors (ECONNREFUSED, EAI_AGAIN…) and a socket
+// or stream that died under the client; not its other ERR_ codes, which are bugs.
+const NETWORK_CODE = /^(E[A-Z]+|EAI_[A-Z]+|ERR_STREAM_[A-Z_]+|ERR_SOCKET_[A-Z_]+)$/;
 
 /** Whether pg's error is the database being unreachable or gone rather than an error in the SQL. */
 export function isUnavailable(err: unknown): boolean {
@@ -29,11 +33,12 @@ export function isUnavailable(err: unknown): boolean {
   // The server's own errors carry a severity; what is left with a syscall code (ECONNREFUSED,
   // ECONNRESET…) or pg's words for a lost or silent connection is the network's.
   if (severity !== undefined) return false;
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true;
+  if (typeof code === 'string' && NETWORK_CODE.test(code)) return true;
   return typeof message === 'string' && /connection|terminated|timeout|not queryable/i.test(message);
 }
 
-const classified = (err: unknown): unknown => (isUnavailable(err) ? new DatabaseUnavailableError(err) : err);
+const classified = (err: unknown, mayHaveRun = true): unknown =>
+  isUnavailable(err) ? new DatabaseUnavailableError(err, mayHaveRun) : err;
 
 function asQueryable(c: Pool | PoolClient, timeoutMs: number | undefined): Queryable {
   return {
@@ -75,7 +80,8 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
       try {
         client = await pool.connect();
       } catch (err) {
-        throw classified(err);
+        // No connection, nothing sent: the transaction did not run.
+        throw classified(err, false);
       }
       // A checked-out client has no listener of the pool's: the connection dropping in the middle
       // (a failover, an idle-killer) would be an uncaught 'error' and take the process down. The
@@ -86,15 +92,15 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
       };
       client.on('error', onError);
       let broken = false;
+      const tx = asQueryable(client, timeoutMs);
       try {
-        const tx = asQueryable(client, timeoutMs);
         await tx.query('BEGIN');
         const out = await fn(tx);
         await tx.query('COMMIT');
         return out;
       } catch (err) {
         broken = lost !== undefined || err instanceof DatabaseUnavailableError;
-        if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+        if (!broken) await tx.query('ROLLBACK').catch(() => (broken = true));
         throw err;
       } finally {
         client.off('error', onError);

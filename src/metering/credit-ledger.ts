@@ -67,6 +67,11 @@ export class SqlCreditLedger implements CreditLedger {
     return this.kept.size();
   }
 
+  /** One last try of the kept refunds; those left are reported lost. The database is the caller's. */
+  close(): Promise<void> {
+    return this.kept.close();
+  }
+
   balance(accountId: string): Promise<number> {
     return readBalance(this.db, accountId);
   }
@@ -153,6 +158,9 @@ export class SqlCreditLedger implements CreditLedger {
   /** The refund itself: idempotent, so a kept one may run again after a try whose answer was lost. */
   private async giveBack({ accountId, requestId }: SpendRef): Promise<void> {
     await this.db.transaction(async (tx) => {
+      // A spend whose COMMIT is on its way holds this row: waiting for it makes its ledger row
+      // visible below, so a refund for a lost answer does not find nothing and leave it spent.
+      await tx.query('SELECT 1 FROM credit_balances WHERE account_id = $1 FOR UPDATE', [accountId]);
       const refunded = await tx.query<{ amount: unknown }>(
         `INSERT INTO credit_ledger (account_id, kind, amount, request_id)
          SELECT account_id, 'refund', amount, request_id FROM credit_ledger

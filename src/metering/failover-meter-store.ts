@@ -2,7 +2,7 @@ import type { Clock } from '../util/clock';
 import { systemClock } from '../util/clock';
 import type { RedisClient } from '../stores/redis-client';
 import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import { StoreUnavailableError } from './meter-store';
+import { REFUND_MARKER_TTL_S, StoreUnavailableError } from './meter-store';
 import type { Windows } from './windows';
 import { createRetryKeeper } from '../util/retry-keeper';
 import type { RetryKeeper } from '../util/retry-keeper';
@@ -61,6 +61,9 @@ export class FailoverMeterStore implements MeterStore {
       run: (r) => opts.primary.refund(r),
       transient: isUnavailableError,
       onLost: opts.onRefundLost,
+      // Past the refund's idempotence marker (REFUND_MARKER_TTL_S), a replay could give twice.
+      maxAgeMs: (REFUND_MARKER_TTL_S - 60) * 1000,
+      now: () => this.clock.now(),
     });
     opts.redis.on('ready', this.onReady);
   }
@@ -122,11 +125,13 @@ export class FailoverMeterStore implements MeterStore {
     return this.run((s) => s.recordAndCount(accountId, dataset, dayKey, ids, dayKeys));
   }
 
-  /** Stops watching the client; the stores and the client belong to the caller. */
-  close(): Promise<void> {
+  /**
+   * Stops watching the client, after one last try of the kept refunds (those left are reported
+   * lost); the stores and the client belong to the caller.
+   */
+  async close(): Promise<void> {
     this.opts.redis.off('ready', this.onReady);
-    this.kept.close();
-    return Promise.resolve();
+    await this.kept.close();
   }
 
   private run<T>(op: (store: MeterStore) => Promise<T>): Promise<T> {

@@ -296,6 +296,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     unsubscribe();
     await upstreams.close();
     await stores.close();
+    await credits.close();
     await db.close();
   };
   return { port, adminPort, db, gateway, reloadConfig, shutdown };

@@ -35,7 +35,7 @@ describe('retry keeper', () => {
     up = true;
     await until(() => keeper.size() === 0);
     expect(runs.slice(-2)).toEqual(['a', 'b']);
-    keeper.close();
+    await keeper.close();
   });
 
   it('gives up an item whose run fails for good, and an item past its bound, telling onLost', async () => {
@@ -55,6 +55,31 @@ describe('retry keeper', () => {
     await keeper.retry();
     expect(lost).toEqual(['third', 'bug']);
     expect(keeper.size()).toBe(0);
-    keeper.close();
+    await keeper.close();
+  });
+
+  it('gives up an item kept longer than its age bound, and at close what the last try could not run', async () => {
+    let t = 0;
+    const lost: string[] = [];
+    const keeper = createRetryKeeper<string>({
+      key: (s) => s,
+      run: () => Promise.reject(new Down()),
+      transient: (e) => e instanceof Down,
+      onLost: (s) => lost.push(s),
+      maxAgeMs: 1000,
+      now: () => t,
+      firstDelayMs: 60_000,
+    });
+    keeper.keep('old', new Down());
+    t = 500;
+    keeper.keep('young', new Down());
+    t = 1200;
+    await keeper.retry();
+    expect(lost).toEqual(['old']);
+    await keeper.close();
+    expect([lost, keeper.size()]).toEqual([['old', 'young'], 0]);
+    // Nothing is kept once closed.
+    expect(keeper.keep('late', new Down())).toBe(false);
+    expect(lost).toEqual(['old', 'young', 'late']);
   });
 });

@@ -13,6 +13,10 @@ export interface RetryKeeperOptions<T> {
   /** First wait before a retry, doubled while runs keep failing, up to maxDelayMs. Default 1 s, 30 s. */
   firstDelayMs?: number;
   maxDelayMs?: number;
+  /** An item kept longer than this is given up (its idempotence may not last longer); default none. */
+  maxAgeMs?: number;
+  /** The clock of maxAgeMs. */
+  now?: () => number;
 }
 
 /** Items kept for a store that could not take them, run again later in the order they came. */
@@ -22,7 +26,8 @@ export interface RetryKeeper<T> {
   /** Runs what is kept now (e.g. the store said it is back); a wait for the next try otherwise. */
   retry(): Promise<void>;
   size(): number;
-  close(): void;
+  /** One last try, then every item still kept is given up (onLost); nothing is kept after. */
+  close(): Promise<void>;
 }
 
 /** A bounded in-memory retry queue with exponential backoff, one run at a time. */
@@ -30,13 +35,19 @@ export function createRetryKeeper<T>(opts: RetryKeeperOptions<T>): RetryKeeper<T
   const max = opts.max ?? 10_000;
   const first = opts.firstDelayMs ?? 1_000;
   const maxDelay = opts.maxDelayMs ?? 30_000;
-  const kept = new Map<string, T>();
+  const now = opts.now ?? Date.now;
+  const kept = new Map<string, { item: T; at: number }>();
   let timer: NodeJS.Timeout | undefined;
   let delay = first;
   let running = false;
+  let closed = false;
+  const giveUp = (k: string, item: T, cause: unknown): void => {
+    kept.delete(k);
+    opts.onLost?.(item, cause);
+  };
 
   const schedule = (): void => {
-    if (timer !== undefined || kept.size === 0) return;
+    if (closed || timer !== undefined || kept.size === 0) return;
     timer = setTimeout(() => {
       timer = undefined;
       void retry();
@@ -49,7 +60,11 @@ export function createRetryKeeper<T>(opts: RetryKeeperOptions<T>): RetryKeeper<T
     running = true;
     let reachable = true;
     try {
-      for (const [k, item] of kept) {
+      for (const [k, { item, at }] of kept) {
+        if (opts.maxAgeMs !== undefined && now() - at > opts.maxAgeMs) {
+          giveUp(k, item, new Error(`kept longer than ${opts.maxAgeMs} ms`));
+          continue;
+        }
         try {
           await opts.run(item);
           kept.delete(k);
@@ -58,8 +73,7 @@ export function createRetryKeeper<T>(opts: RetryKeeperOptions<T>): RetryKeeper<T
             reachable = false;
             break;
           }
-          kept.delete(k);
-          opts.onLost?.(item, err);
+          giveUp(k, item, err);
         }
       }
     } finally {
@@ -72,19 +86,24 @@ export function createRetryKeeper<T>(opts: RetryKeeperOptions<T>): RetryKeeper<T
   return {
     keep(item, cause) {
       const k = opts.key(item);
-      if (kept.size >= max && !kept.has(k)) {
+      if (closed || (kept.size >= max && !kept.has(k))) {
         opts.onLost?.(item, cause);
         return false;
       }
-      kept.set(k, item);
+      kept.set(k, { item, at: kept.get(k)?.at ?? now() });
       schedule();
       return true;
     },
     retry,
     size: () => kept.size,
-    close() {
+    async close() {
       clearTimeout(timer);
       timer = undefined;
+      await retry();
+      closed = true;
+      clearTimeout(timer);
+      timer = undefined;
+      for (const [k, { item }] of kept) giveUp(k, item, new Error('the process stopped'));
     },
   };
 }

@@ -145,6 +145,34 @@ describe.each(TEST_DATABASES)('SqlCreditLedger on $name', (testDb) => {
     expect([flakyLedger.keptRefunds(), await ledger.balance('acc_away')]).toEqual([0, 5]);
   });
 
+  // One connection in PGlite: two transactions cannot be in flight together there.
+  (testDb.name === 'postgres' ? it : it.skip)(
+    'gives back a spend whose commit is still on its way when the refund comes (its answer was lost)',
+    async () => {
+      await ledger.purchase('acc_race', 5, 'inv-race');
+      let commit!: () => void;
+      const committing = new Promise<void>((r) => (commit = r));
+      let held!: () => void;
+      const holding = new Promise<void>((r) => (held = r));
+      // The spend's statements, its COMMIT not yet done (as when the answer to it is what was lost).
+      const spend = db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO credit_ledger (account_id, kind, amount, request_id) VALUES ('acc_race', 'spend', 2, 'rq-race')`,
+        );
+        await tx.query(`UPDATE credit_balances SET balance = balance - 2 WHERE account_id = 'acc_race'`);
+        held();
+        await committing;
+      });
+      await holding;
+      const refund = ledger.refundSpend('acc_race', 'rq-race');
+      await new Promise((r) => setTimeout(r, 100));
+      commit();
+      await spend;
+      await refund;
+      expect(await ledger.balance('acc_race')).toBe(5);
+    },
+  );
+
   it('the schema itself refuses a negative balance', async () => {
     await expect(
       db.query("INSERT INTO credit_balances (account_id, balance) VALUES ('acc_neg', -1)"),

@@ -31,7 +31,7 @@ export async function payCredits(ctx: RequestContext, deps: GatewayDeps, urls: C
   } catch (err) {
     // The database may have committed the spend and lost only its answer: settle gives back
     // whatever this request spent (nothing, if it spent nothing).
-    if (err instanceof DatabaseUnavailableError) r.creditsSpent = true;
+    if (err instanceof DatabaseUnavailableError && err.mayHaveRun) r.creditsSpent = true;
     throw err;
   }
   if (!spend.ok) throw await creditsSpent(ctx, deps, urls);
