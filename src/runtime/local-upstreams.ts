@@ -54,7 +54,10 @@ export async function startLocalUpstreams(
     if (!builtin || !LOCAL_HOSTS.has(url.hostname)) continue;
     for (const set of builtin.migrationSets) await migrate(db, set);
     if (seedSampleData) await builtin.seed(db, {});
-    const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }) }));
+    // Its queries share the gateway's pool: one the gateway has stopped waiting for (timeout_ms)
+    // must not hold a connection the gateway's own queries need.
+    const served = db.withQueryTimeout(up.timeout_ms);
+    const server = createServer(builtin.createApp({ db: served, logger: logger.child({ upstream: name }) }));
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
