@@ -29,8 +29,11 @@ export interface Reservation {
   result: ReserveResult;
   creditsSpent: boolean;
   settled: boolean;
-  /** The document opened has no full text: it takes no full-text slot after all (settle gives it back). */
-  noFullText?: boolean;
+  /**
+   * The call counts but opened no document of the day (an unknown id, a record without full text):
+   * settle gives its full-text slot back.
+   */
+  openedNoDocument?: boolean;
 }
 
 /** Everything the pipeline learns about one request; policies read and fill it in order. */

@@ -39,6 +39,19 @@ function withoutFullText(body: unknown, field: string): boolean {
   return text === null || text === undefined || (typeof text === 'string' && text.trim() === '');
 }
 
+/**
+ * The call counts but opened no document of the day (an unknown id, a record without full text):
+ * settle gives its full-text slot back, and a call over the cap that credits pay spends its
+ * credit now (the meter left it unspent, as such a call is almost always given back).
+ */
+async function countsWithoutDocument(ctx: RequestContext, deps: GatewayDeps, config: RuntimeConfig) {
+  const r = ctx.reservation;
+  if (!r) return;
+  r.openedNoDocument = true;
+  if (r.result.fullTextBlocked && r.result.source === 'credits' && !r.creditsSpent)
+    await payCredits(ctx, deps, config.raw.plans);
+}
+
 /** The upstream's failures reach the caller as one 503; the log keeps what each one was. */
 function refused(ctx: RequestContext, deps: GatewayDeps, upstream: string, reason: string): ApiError {
   deps.logger.warn(
@@ -85,10 +98,7 @@ export async function forwardAndShape(
     // must not count, not the caller's 404.
     if (reply.status === 404) {
       if (route!.kind !== 'list' && err.code === 'not_found') {
-        // An unknown id over the full-text cap counts after all: now its credit is spent (meter).
-        const r = ctx.reservation;
-        if (r?.result.fullTextBlocked && r.result.source === 'credits' && !r.creditsSpent)
-          await payCredits(ctx, deps, config.raw.plans);
+        await countsWithoutDocument(ctx, deps, config);
         throw new ApiError('not_found');
       }
       throw refused(ctx, deps, proxy.name, `404 ${err.code ?? 'without a code'} on a ${route!.kind} path`);
@@ -111,13 +121,10 @@ export async function forwardAndShape(
   }
   const r = ctx.reservation;
   if (r?.input.fullText !== undefined) {
-    if (withoutFullText(parsed, route!.dataset!.fullTextField!)) {
-      // No text, no full-text document: not one of the day's (settle gives its slot back), and
-      // its record is served over the cap too, as a call like any other (paid, if by credit).
-      r.noFullText = true;
-      if (r.result.fullTextBlocked && r.result.source === 'credits' && !r.creditsSpent)
-        await payCredits(ctx, deps, config.raw.plans);
-    } else if (r.result.fullTextBlocked) {
+    // No text, no full-text document: its record is served over the cap too, as a call like any other.
+    if (withoutFullText(parsed, route!.dataset!.fullTextField!))
+      await countsWithoutDocument(ctx, deps, config);
+    else if (r.result.fullTextBlocked) {
       // The document exists and is new today, over the full-text cap (the meter reserved the call
       // so that an unknown id's 404 above still counts): 429, and settle gives the call back.
       await refuseUnpayable(ctx, deps, config.raw.plans);

@@ -32,7 +32,7 @@ export function settle(
   const back = refundFor(r.input, r.result);
   if (!back) return undefined;
   if (!refundCalls) {
-    if (back.fullTextDocId === undefined || (status !== 404 && !r.noFullText)) return undefined;
+    if (back.fullTextDocId === undefined || !r.openedNoDocument) return undefined;
     back.cost = 0;
     back.monthlyCalls = 0;
   }
