@@ -1,7 +1,7 @@
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors/api-error';
-import { renderError, toApiError } from '../errors/render-error';
+import { logFailure, renderError, toApiError } from '../errors/render-error';
 import { accountRoutes } from './account-routes';
 import { createAdminKit } from './admin-kit';
 import type { AdminDeps } from './admin-kit';
@@ -44,9 +44,8 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   app.use((_req, _res, next) => next(new ApiError('not_found')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = requestError(err, BODY_LIMIT) ?? toApiError(err);
-    if (e.code === 'internal_error') deps.logger.error({ err }, 'admin API error');
-    else if (e.code === 'service_unavailable')
-      deps.logger.warn({ err: (err as Error).message }, 'database unavailable');
+    if (e.code === 'internal_error' || e.code === 'service_unavailable')
+      logFailure(deps.logger, err, 'admin API error');
     renderError(res, e);
   });
   return app;

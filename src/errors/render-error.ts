@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { ApiError, isApiError } from './api-error';
 import { DatabaseUnavailableError } from '../db/db';
 import type { ErrorCode } from './catalogue';
+import type { Logger } from '../util/logger';
 
 export interface ErrorBody {
   success: false;
@@ -38,6 +39,21 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof DatabaseUnavailableError)
     return new ApiError('service_unavailable', { message: DATABASE_AWAY, retryAfter: 5 });
   return new ApiError('internal_error');
+}
+
+/**
+ * Logs a failure that is not an ApiError (so not the caller's): the database being away as one
+ * line, anything else, a bug, with its stack under `bug`.
+ */
+export function logFailure(
+  logger: Logger,
+  err: unknown,
+  bug: string,
+  fields: Record<string, unknown> = {},
+): void {
+  if (err instanceof DatabaseUnavailableError)
+    logger.warn({ ...fields, err: err.message }, 'database unavailable');
+  else logger.error({ ...fields, err }, bug);
 }
 
 /** The one place that writes an error envelope. */

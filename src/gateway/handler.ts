@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import { ApiError } from '../errors/api-error';
-import { errorBody, toApiError } from '../errors/render-error';
+import { errorBody, logFailure, toApiError } from '../errors/render-error';
 import { createEndOfTurn } from '../util/end-of-turn';
 import { accessLog } from '../util/logger';
 import { createUtf8Encoder } from '../util/utf8-slab';
@@ -70,10 +70,8 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
         await done(ctx, await forwardAndShape(ctx, config, deps, proxies.get(route.dataset!.upstream)!));
       } catch (err) {
         const apiErr = toApiError(err);
-        if (apiErr.code === 'service_unavailable' && !(err instanceof ApiError))
-          deps.logger.warn({ err: (err as Error).message, req_id: ctx.requestId }, 'database unavailable');
-        else if (!(err instanceof ApiError))
-          deps.logger.error({ err, req_id: ctx.requestId }, 'unexpected error in pipeline');
+        if (!(err instanceof ApiError))
+          logFailure(deps.logger, err, 'unexpected error in pipeline', { req_id: ctx.requestId });
         await done(ctx, { status: apiErr.status, body: errorBody(apiErr), error: apiErr });
       }
     },

@@ -4,7 +4,7 @@ import { ApiError } from '../../errors/api-error';
 import type { RequestContext } from '../context';
 import type { PolicyFactory } from '../policy';
 import type { GatewayHeaders } from '../request-headers';
-import { DatabaseUnavailableError } from '../../db/db';
+import { logFailure } from '../../errors/render-error';
 
 /** A key under a name of its own, or a key anywhere in a name or a value (the reference: no key in the query string). */
 const carriesKey = ([name, value]: [string, string]): boolean =>
@@ -74,14 +74,8 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
       return deps.keyCache.get(hash).then(
         (entry) => admit(ctx, entry),
         (err: unknown) => {
-          // The database cannot say whose key it is: a 503 to retry, not a fault of this gateway
-          // (a line like the other database failures; anything else is a bug, with its stack).
-          if (err instanceof DatabaseUnavailableError)
-            deps.logger.warn(
-              { err: err.message, req_id: ctx.requestId },
-              'key lookup failed: database unavailable',
-            );
-          else deps.logger.error({ err, req_id: ctx.requestId }, 'key lookup failed');
+          // The database cannot say whose key it is: a 503 to retry, not a fault of this gateway.
+          logFailure(deps.logger, err, 'key lookup failed', { req_id: ctx.requestId, during: 'key lookup' });
           throw new ApiError('service_unavailable', { message: KEY_LOOKUP_FAILED, retryAfter: 5 });
         },
       );
