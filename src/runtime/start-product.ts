@@ -35,6 +35,7 @@ import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
 import { createIpWindow } from '../gateway/policies/ip-throttle';
 import { createConfigReloader } from './config-reloader';
+import { refundReports } from './refund-reports';
 
 export interface ProductOptions {
   configDir: string;
@@ -128,20 +129,13 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     else if (msg.type === 'key') keyCache.invalidateKey(msg.keyHash);
     else keyCache.clear(); // config, or resync: the bus's delivery was cut or resumed
   });
-  const credits = new SqlCreditLedger(served, {
-    onRefundKept: (ref, cause) =>
-      logger.warn(
-        { account_id: ref.accountId, err: (cause as Error).message },
-        'credit refund kept until the database answers',
-      ),
-    onRefundLost: (ref, cause) => {
-      metrics.quotaRefundFailures.inc();
-      logger.error(
-        { account_id: ref.accountId, err: (cause as Error).message },
-        'credit refund lost: the credit stays spent',
-      );
-    },
-  });
+  const credits = new SqlCreditLedger(
+    served,
+    refundReports(logger, metrics, {
+      kept: 'credit refund kept until the database answers',
+      lost: 'credit refund lost: the credit stays spent',
+    }),
+  );
   const id = config.raw.gateway.identity;
   const identity = await createIdentitySigner(
     { issuer: id.issuer, audience: id.audience, ttlSeconds: id.ttl_seconds },

@@ -11,6 +11,7 @@ import { connectRedis } from '../stores/redis-client';
 import type { Clock } from '../util/clock';
 import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
 import { keepCounters } from './counter-snapshot';
+import { refundReports } from './refund-reports';
 import type { Logger } from '../util/logger';
 
 export interface CounterStores {
@@ -88,18 +89,10 @@ export function createCounterStores(opts: {
         );
       else opts.logger.info('redis reachable again: shared counting resumed');
     },
-    onRefundKept: (input, cause) =>
-      opts.logger.warn(
-        { account_id: input.accountId, err: (cause as Error | undefined)?.message },
-        'refund kept until redis answers',
-      ),
-    onRefundLost: (input, cause) => {
-      opts.metrics.quotaRefundFailures.inc();
-      opts.logger.error(
-        { account_id: input.accountId, err: (cause as Error | undefined)?.message },
-        'refund lost: the call stays counted',
-      );
-    },
+    ...refundReports(opts.logger, opts.metrics, {
+      kept: 'refund kept until redis answers',
+      lost: 'refund lost: the call stays counted',
+    }),
   });
   const deadlines = createDeadlineQueue(commandTimeoutMs);
   const bus = new RedisInvalidationBus({

@@ -1,0 +1,30 @@
+import type { GatewayMetrics } from '../observability/gateway-metrics';
+import type { Logger } from '../util/logger';
+
+/** What a kept refund is about: the account whose call or credit it gives back. */
+interface RefundRef {
+  accountId: string;
+}
+
+const said = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));
+
+/**
+ * The reports of a store's kept refunds (the Redis counters', the credit ledger's): one warning
+ * when a refund is kept, and a refund failure (metric and error line) when one is given up.
+ */
+export function refundReports(
+  logger: Logger,
+  metrics: GatewayMetrics,
+  lines: { kept: string; lost: string },
+): {
+  onRefundKept: (ref: RefundRef, cause: unknown) => void;
+  onRefundLost: (ref: RefundRef, cause: unknown) => void;
+} {
+  return {
+    onRefundKept: (ref, cause) => logger.warn({ account_id: ref.accountId, err: said(cause) }, lines.kept),
+    onRefundLost: (ref, cause) => {
+      metrics.quotaRefundFailures.inc();
+      logger.error({ account_id: ref.accountId, err: said(cause) }, lines.lost);
+    },
+  };
+}
