@@ -12,6 +12,7 @@ import { makeGlobalsPlain } from './runtime/plain-globals';
 import { COUNTERS_REACHED, WORKER_READY, runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
 import { createWorkerRestarts } from './runtime/worker-restarts';
+import { answerPings, createLivenessWatch } from './runtime/worker-liveness';
 import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
 import { remoteIdentityVerifier, upstreamAudience } from './upstream-kit/verify-identity';
 import { systemClock } from './util/clock';
@@ -56,8 +57,11 @@ async function runProduct(): Promise<void> {
     countersReachedBefore: env.LOOKUP_COUNTERS_REACHED,
     ...(cluster.isWorker ? { onCountersReached: () => process.send?.(COUNTERS_REACHED) } : {}),
   });
-  // A cluster worker tells the primary its start went through (run-primary.ts).
-  if (cluster.isWorker) process.send?.(WORKER_READY);
+  // A cluster worker tells the primary its start went through, then answers its pings (run-primary.ts).
+  if (cluster.isWorker) {
+    answerPings(process);
+    process.send?.(WORKER_READY);
+  }
   exitAfterDrain({}, () => product.shutdown());
   process.on('SIGHUP', () => product.reloadConfig());
 }
@@ -124,6 +128,8 @@ function startPrimary(workers: number): void {
     cluster,
     logger,
     restarts: createWorkerRestarts(systemClock),
+    liveness: createLivenessWatch(env.WORKER_LIVENESS_TIMEOUT_MS, { clock: systemClock, logger }),
+    livenessTickMs: Math.ceil(env.WORKER_LIVENESS_TIMEOUT_MS / 4),
     exit: (code) => process.exit(code),
   });
   process.on('SIGTERM', () => primary.stop());

@@ -13,6 +13,7 @@ describe('the environment, read once at start', () => {
           LOOKUP_COUNTERS_REACHED: false,
           IDENTITY_ISSUER: 'lookup-gateway',
           IDENTITY_AUDIENCE: 'lookup-upstream',
+          WORKER_LIVENESS_TIMEOUT_MS: 20_000,
         },
       });
     }
@@ -21,6 +22,9 @@ describe('the environment, read once at start', () => {
   it('reads ports and worker counts as numbers, and leaves other variables alone', () => {
     const r = readEnv({ PORT: '8081', ADMIN_PORT: '0', WORKERS: '2', LOG_LEVEL: 'warn', HOME: '/x' });
     expect(r).toMatchObject({ ok: true, env: { PORT: 8081, ADMIN_PORT: 0, WORKERS: 2, LOG_LEVEL: 'warn' } });
+    expect(readEnv({ WORKER_LIVENESS_TIMEOUT_MS: '2000' })).toMatchObject({
+      env: { WORKER_LIVENESS_TIMEOUT_MS: 2000 },
+    });
     expect(readEnv({ SEED_SAMPLE_DATA: 'false' })).toMatchObject({ env: { SEED_SAMPLE_DATA: false } });
     const urls = {
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/test',
@@ -44,6 +48,11 @@ describe('the environment: errors', () => {
     [{ ADMIN_PORT: '70000' }, 'ADMIN_PORT', 'must be a TCP port, a whole number from 0 to 65535'],
     [{ PORT: '-1' }, 'PORT', 'must be a TCP port, a whole number from 0 to 65535'],
     [{ WORKERS: '0' }, 'WORKERS', 'must be a number of gateway processes, a whole number from 1 to 256'],
+    [
+      { WORKER_LIVENESS_TIMEOUT_MS: '999' },
+      'WORKER_LIVENESS_TIMEOUT_MS',
+      'must be milliseconds, a whole number from 1000 to 600000',
+    ],
     [{ LOG_LEVEL: 'bogus' }, 'LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ SEED_SAMPLE_DATA: 'no' }, 'SEED_SAMPLE_DATA', 'must be one of true, false'],
     [{ DATABASE_URL: 'garbage' }, 'DATABASE_URL', 'must be a URL starting with postgres:// or postgresql://'],

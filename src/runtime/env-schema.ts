@@ -49,6 +49,11 @@ export const envSchema = z
     PORT: optional(integer(0, 65535, 'a TCP port')).describe('Public API port (upstream mode: its port).'),
     ADMIN_PORT: optional(integer(0, 65535, 'a TCP port')).describe('Admin API, metrics, probes, JWKS.'),
     WORKERS: optional(integer(1, 256, 'a number of gateway processes')).describe('node:cluster workers.'),
+    WORKER_LIVENESS_TIMEOUT_MS: optional(integer(1000, 600_000, 'milliseconds'))
+      .transform((v) => v ?? 20_000)
+      .describe(
+        'WORKERS=N: a worker that has not answered the primary for this long is killed and replaced.',
+      ),
     LOG_LEVEL: optional(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
       .transform((v) => v ?? 'info')
       .describe('pino level.'),

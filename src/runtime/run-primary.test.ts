@@ -3,6 +3,7 @@ import type { Cluster, Worker } from 'node:cluster';
 import { silentLogger } from '../util/logger';
 import { ManualClock } from '../util/clock';
 import { WORKER_READY, runPrimary } from './run-primary';
+import { WORKER_PING, WORKER_PONG, createLivenessWatch } from './worker-liveness';
 import { createWorkerRestarts } from './worker-restarts';
 
 /** node:cluster's primary side, as much of it as runPrimary uses; workers die when told. */
@@ -11,14 +12,23 @@ function fakeCluster() {
   const workers: Record<number, Worker> = {};
   let next = 1;
   const dead = new Set<number>();
+  const signals: Record<number, string[]> = {};
+  const pings: Record<number, number> = {};
   const cluster = Object.assign(emitter, {
     workers,
     fork(): Worker {
       const id = next++;
+      signals[id] = [];
+      pings[id] = 0;
       const w = {
         id,
         isDead: () => dead.has(id),
-        process: { pid: 1000 + id, kill: () => true },
+        isConnected: () => !dead.has(id),
+        send: (m: unknown) => {
+          if (m === WORKER_PING) pings[id]!++;
+          return true;
+        },
+        process: { pid: 1000 + id, kill: (signal: string) => signals[id]!.push(signal) > 0 },
       } as unknown as Worker;
       workers[id] = w;
       return w;
@@ -34,20 +44,25 @@ function fakeCluster() {
   const channelClosed = (id: number): void => {
     delete workers[id];
   };
-  return { cluster, exit, channelClosed };
+  return { cluster, exit, channelClosed, signals, pings };
 }
 
 /** A primary of two workers on the fake cluster; the exit codes it asked for. */
 function twoWorkerPrimary() {
   const fake = fakeCluster();
   const exits: number[] = [];
+  const clock = new ManualClock(0);
+  const liveness = createLivenessWatch(20_000, { clock, logger: silentLogger() });
   runPrimary(2, {
     cluster: fake.cluster,
     logger: silentLogger(),
-    restarts: createWorkerRestarts(new ManualClock(0)),
+    restarts: createWorkerRestarts(clock),
+    // The test ticks by hand.
+    liveness,
+    livenessTickMs: 2 ** 30,
     exit: (code) => exits.push(code),
   });
-  return { ...fake, exits };
+  return { ...fake, exits, clock, liveness };
 }
 
 describe('the cluster primary', () => {
@@ -83,5 +98,43 @@ describe('the cluster primary', () => {
     exit(1, 1, false);
     exit(2, 1, false);
     expect(exits).toEqual([1]);
+  });
+
+  it('pings the workers that said they started, at each tick', () => {
+    const { cluster, liveness, pings } = twoWorkerPrimary();
+    cluster.emit('message', cluster.workers![1], WORKER_READY);
+    liveness.tick();
+    liveness.tick();
+    expect(pings).toEqual({ 1: 2, 2: 0 });
+  });
+
+  it('kills a worker silent for longer than the timeout with SIGKILL and starts another once it is gone', () => {
+    const { cluster, exit, liveness, clock, signals, exits } = twoWorkerPrimary();
+    cluster.emit('message', cluster.workers![1], WORKER_READY);
+    cluster.emit('message', cluster.workers![2], WORKER_READY);
+    clock.advance(15_000);
+    cluster.emit('message', cluster.workers![2], WORKER_PONG);
+    clock.advance(6_000);
+    liveness.tick();
+    expect(signals).toEqual({ 1: ['SIGKILL'], 2: [] });
+    // Killed once: the next ticks until its exit do not kill it again.
+    liveness.tick();
+    expect(signals[1]).toEqual(['SIGKILL']);
+    jest.useFakeTimers();
+    try {
+      exit(1, 1, false);
+      jest.advanceTimersByTime(250);
+    } finally {
+      jest.useRealTimers();
+    }
+    expect(Object.keys(cluster.workers!)).toEqual(['2', '3']);
+    expect(exits).toEqual([]);
+  });
+
+  it('does not hold a worker to the timeout before it said its start went through', () => {
+    const { liveness, clock, signals } = twoWorkerPrimary();
+    clock.advance(3_600_000);
+    liveness.tick();
+    expect(signals).toEqual({ 1: [], 2: [] });
   });
 });

@@ -1,6 +1,8 @@
 import type { Cluster } from 'node:cluster';
 import type { Logger } from '../util/logger';
 import type { WorkerRestarts } from './worker-restarts';
+import { WORKER_PONG, isMessage } from './worker-liveness';
+import type { LivenessWatch } from './worker-liveness';
 
 /** What a worker sends the primary once its product has started. */
 export const WORKER_READY = { type: 'lookup:worker-ready' } as const;
@@ -8,13 +10,13 @@ export const WORKER_READY = { type: 'lookup:worker-ready' } as const;
 /** What a worker sends the primary once the shared counters (Redis) first answered it. */
 export const COUNTERS_REACHED = { type: 'lookup:counters-reached' } as const;
 
-const isMessage = (m: unknown, type: string): boolean =>
-  typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type;
-
 export interface PrimaryDeps {
   cluster: Cluster;
   logger: Logger;
   restarts: WorkerRestarts;
+  /** Which ready workers still answer; `tick` is called every `livenessTickMs`. */
+  liveness: LivenessWatch;
+  livenessTickMs: number;
   exit: (code: number) => void;
 }
 
@@ -30,10 +32,18 @@ export interface Primary {
  * `restarts` decides; when it decides to give up, stops the others and exits with 1.
  */
 export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
-  const { cluster, logger, restarts } = deps;
+  const { cluster, logger, restarts, liveness } = deps;
   let stopping = false;
   let exitCode = 0;
   const pending = new Set<NodeJS.Timeout>();
+  // Also while stopping: a worker stuck in its drain would otherwise hold the primary up until
+  // the orchestrator's kill.
+  const ticking = setInterval(() => liveness.tick(), deps.livenessTickMs);
+  ticking.unref();
+  const finish = (): void => {
+    clearInterval(ticking);
+    deps.exit(exitCode);
+  };
   // node lists a worker in cluster.workers until its IPC channel has closed too, which can come
   // after its 'exit' event: counted by that list, the last worker's exit still saw one alive, no
   // exit code was set, and the primary ended with 0 once the list emptied.
@@ -55,17 +65,22 @@ export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
     for (const t of pending) clearTimeout(t);
     pending.clear();
     signalAll('SIGTERM');
-    if (alive() === 0) deps.exit(exitCode);
+    if (alive() === 0) finish();
   };
   // Ready when the worker says its start has finished, not at its first listening socket: the
   // embedded upstreams listen before the checks that can still stop the start.
   cluster.on('message', (worker, message: unknown) => {
-    if (isMessage(message, WORKER_READY.type)) restarts.ready(worker.id);
+    if (isMessage(message, WORKER_READY.type)) {
+      restarts.ready(worker.id);
+      liveness.watch(worker);
+    }
+    if (isMessage(message, WORKER_PONG.type)) liveness.answered(worker);
     if (isMessage(message, COUNTERS_REACHED.type)) countersReached = true;
   });
   cluster.on('exit', (worker, code, signal) => {
+    liveness.forget(worker.id);
     if (stopping) {
-      if (alive() === 0) deps.exit(exitCode);
+      if (alive() === 0) finish();
       return;
     }
     const decision = restarts.exited(worker.id);

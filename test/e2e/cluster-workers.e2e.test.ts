@@ -133,6 +133,35 @@ describe('WORKERS=2: the cluster primary', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(401));
   }, 180_000);
 
+  it('kills a worker that stopped answering (its process stopped) and starts another', async () => {
+    product = await startProductProcess({
+      ...env(),
+      WORKER_LIVENESS_TIMEOUT_MS: '2000',
+      CONFIG_DIR: await configWithFreePorts(),
+    });
+    const primary = product.child.pid!;
+    const before = await twoWorkers(product);
+    // A stopped process keeps its listening sockets, as a worker stuck in a loop would.
+    process.kill(before[0]!, 'SIGSTOP');
+    await until('the kill line', () => (product!.output().includes('stopped answering') ? true : undefined));
+    expect(product.output()).toMatch(
+      new RegExp(
+        `"pid":${before[0]},"silent_ms":\\d+,"timeout_ms":2000,.*"msg":"gateway worker stopped answering`,
+      ),
+    );
+    const after = await until('a new worker', () => {
+      const w = workersOf(primary);
+      return w.length === 2 && !w.includes(before[0]!) ? w : undefined;
+    });
+    expect(after).toContain(before[1]);
+    expect(() => process.kill(before[0]!, 0)).toThrow();
+    await until('the new worker started', () => (startedLines(product!) >= 3 ? true : undefined));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => apiGet(product!, '/v1/me')));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(401));
+    // The workers that answer are left alone.
+    expect(product.output().split('stopped answering').length - 1).toBe(1);
+  }, 180_000);
+
   it('keeps the workers that kept the last good config serving while a replacement cannot start on a config refused meanwhile', async () => {
     const configDir = await configWithFreePorts();
     product = await startProductProcess({ ...env(), CONFIG_DIR: configDir });
