@@ -5,11 +5,36 @@ import { logFailure, renderError, toApiError } from '../errors/render-error';
 import { accountRoutes } from './account-routes';
 import { createAdminKit } from './admin-kit';
 import type { AdminDeps } from './admin-kit';
+import type { Logger } from '../util/logger';
 import { creditRoutes } from './credit-routes';
 import { keyRoutes } from './key-routes';
 import { requestError } from './request-errors';
 
 const BODY_LIMIT = '64kb';
+
+/**
+ * One line per admin request, refused ones included: who (the token's `sub`) changed which account
+ * or key, and how it ended. Never the body: it holds e-mail addresses, and answers hold new keys.
+ */
+function auditLine(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    res.on('close', () =>
+      logger.info(
+        {
+          admin_subject: (res.locals.adminSubject as string | null | undefined) ?? null,
+          method: req.method,
+          path: req.originalUrl.split('?', 1)[0],
+          status: res.statusCode,
+          completed: res.writableFinished,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        },
+        'admin request',
+      ),
+    );
+    next();
+  };
+}
 
 /** The admin API of DESIGN §6, on the admin port only; the billing system drives accounts through it. */
 export function createAdminApp(deps: AdminDeps): express.Express {
@@ -22,8 +47,10 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   });
   app.set('etag', false);
   const admin = express.Router();
-  admin.use(async (req, _res, next) => {
-    await deps.verify(req.headers.authorization);
+  admin.use(auditLine(deps.logger));
+  admin.use(async (req, res, next) => {
+    const token = await deps.verify(req.headers.authorization);
+    res.locals.adminSubject = typeof token.sub === 'string' ? token.sub : null;
     next();
   });
   admin.use(express.json({ limit: BODY_LIMIT }));

@@ -116,6 +116,47 @@ describe('every error code the gateway owns, through a real process', () => {
     expect(String(((await r.json()) as { key: string }).key)).toMatch(/^lk_/);
   });
 
+  it('the admin API writes one line per request, refused ones too: who, what, how it ended, never the body or a key', async () => {
+    const auditLines = (): Record<string, unknown>[] =>
+      p
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"admin request"'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const before = auditLines().length;
+    const token = await signAdminToken(ADMIN_SECRET, Date.now(), 600, 'billing-audit-test');
+    const email = `audit-${Date.now()}@example.vn`;
+    const call = (method: string, path: string, body?: string, auth = true) =>
+      fetch(`${p.admin}${path}`, {
+        method,
+        headers: {
+          ...(auth ? { authorization: `Bearer ${token}` } : {}),
+          'content-type': 'application/json',
+        },
+        body,
+      });
+    const acc = (await (
+      await call('POST', '/admin/accounts', JSON.stringify({ email, plan: 'pro' }))
+    ).json()) as {
+      id: string;
+    };
+    const created = await call('POST', `/admin/accounts/${acc.id}/keys?note=x`, '{}');
+    const secret = ((await created.json()) as { key: string }).key;
+    await call('PATCH', `/admin/accounts/${acc.id}`, JSON.stringify({ plan: 'nope' }));
+    await call('DELETE', `/admin/keys/key_none`, undefined, false);
+    await eventually(() => auditLines().length >= before + 4);
+    const lines = auditLines().slice(before);
+    expect(lines.map((l) => [l.admin_subject, l.method, l.path, l.status, l.completed])).toEqual([
+      ['billing-audit-test', 'POST', '/admin/accounts', 201, true],
+      ['billing-audit-test', 'POST', `/admin/accounts/${acc.id}/keys`, 201, true],
+      ['billing-audit-test', 'PATCH', `/admin/accounts/${acc.id}`, 422, true],
+      [null, 'DELETE', '/admin/keys/key_none', 401, true],
+    ]);
+    for (const l of lines) expect(l.ms).toEqual(expect.any(Number));
+    expect(p.output()).not.toContain(secret);
+    expect(p.output()).not.toContain(email);
+  });
+
   it('the admin API names what was wrong with a request it cannot read: a bad path, bad JSON, a body too large', async () => {
     const token = await signAdminToken(ADMIN_SECRET, Date.now(), 600);
     const call = async (method: string, path: string, body?: string) => {
