@@ -63,6 +63,15 @@ export const gatewayFileSchema = z
       .max(600_000)
       .default(10_000)
       .describe('On SIGTERM, how long open requests may finish before their connections close.'),
+    upstream_memory_mb: z
+      .number()
+      .int()
+      .min(16)
+      .max(65_536)
+      .default(192)
+      .describe(
+        'Upstream answers held in memory at once, all upstreams together, in MB; an answer that would pass it gets 503 search_unavailable instead of the process outgrowing its memory limit.',
+      ),
     max_url_length: z.number().int().min(256).max(65_536).default(4096).describe('Longer request targets get 422.'),
   })
   .strict();

@@ -13,6 +13,7 @@ export const START_ONLY_SETTINGS = [
   'database_timeout_ms',
   'identity',
   'key_cache',
+  'upstream_memory_mb',
 ] as const;
 
 /** The start-only settings in which `next` differs from the configuration the process started with. */

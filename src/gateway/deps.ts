@@ -7,6 +7,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import type { IdentitySigner } from './identity-signer';
 import type { IpWindow } from './policies/ip-throttle';
+import type { BodyBudget } from './proxy/body-budget';
 
 /** What the gateway needs from outside; passed in, never imported as singletons. */
 export interface GatewayDeps {
@@ -19,6 +20,8 @@ export interface GatewayDeps {
   identity: IdentitySigner;
   /** Per-IP request counts, kept across config reloads. */
   ipWindow: IpWindow;
+  /** Bytes of upstream answers held at once, kept across config reloads. */
+  upstreamMemory: BodyBudget;
   metrics: GatewayMetrics;
   /** Called after a response is sent with the ids it returned (bulk-extraction watch). */
   onIdsReturned?: (accountId: string, dataset: string, ids: string[], plan: string) => void;

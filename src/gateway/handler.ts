@@ -33,7 +33,8 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
   const io: ResponseIo = { access: accessLog(deps.logger), defer, utf8: createUtf8Encoder() };
   const done = (ctx: RequestContext, out: Outcome): Promise<void> => finish(ctx, config, deps, out, io);
   const proxies = new Map<string, UpstreamProxy>();
-  for (const [name, up] of config.upstreams) proxies.set(name, createUpstreamProxy(name, up, defer));
+  for (const [name, up] of config.upstreams)
+    proxies.set(name, createUpstreamProxy(name, up, defer, deps.upstreamMemory));
   return {
     async handle(req, res) {
       const ctx: RequestContext = {

@@ -33,6 +33,7 @@ import { startLocalUpstreams } from './local-upstreams';
 import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
+import { createBodyBudget } from '../gateway/proxy/body-budget';
 import { createIpWindow } from '../gateway/policies/ip-throttle';
 import { createConfigReloader } from './config-reloader';
 import { refundReports } from './refund-reports';
@@ -166,6 +167,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     credits,
     identity,
     ipWindow: createIpWindow(),
+    upstreamMemory: createBodyBudget(config.raw.gateway.upstream_memory_mb * 2 ** 20),
     metrics,
     onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) => {
       void bulkWatch.record(accountId, dataset, ids, plan);

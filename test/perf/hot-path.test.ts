@@ -40,6 +40,7 @@ import { TEST_REDIS_URL } from '../support/databases';
 import { CONFIG_DIR } from '../support/gateway-harness';
 import { startStubUpstream } from '../support/stub-upstream';
 import { UNLIMITED_PLAN } from '../support/unlimited-plan';
+import { createBodyBudget } from '../../src/gateway/proxy/body-budget';
 import { createIpWindow } from '../../src/gateway/policies/ip-throttle';
 
 interface DbCounts {
@@ -168,6 +169,7 @@ beforeAll(async () => {
     credits: new SqlCreditLedger(db),
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
     ipWindow: createIpWindow(),
+    upstreamMemory: createBodyBudget(config.raw.gateway.upstream_memory_mb * 2 ** 20),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };
   bulkWatch = new BulkWatch({

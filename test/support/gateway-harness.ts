@@ -25,6 +25,7 @@ import { ManualClock } from '../../src/util/clock';
 import { silentLogger } from '../../src/util/logger';
 import { startStubUpstream } from './stub-upstream';
 import { createIpWindow } from '../../src/gateway/policies/ip-throttle';
+import { createBodyBudget } from '../../src/gateway/proxy/body-budget';
 
 export const CONFIG_DIR = join(__dirname, '..', '..', 'config');
 
@@ -83,6 +84,7 @@ export async function startHarness(
     credits: new SqlCreditLedger(db),
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
     ipWindow: createIpWindow(),
+    upstreamMemory: createBodyBudget(config.raw.gateway.upstream_memory_mb * 2 ** 20),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };
   const bus = new InProcessInvalidationBus();

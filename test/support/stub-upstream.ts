@@ -33,7 +33,7 @@ export function legalRow(n: number): Record<string, unknown> {
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
  * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_shapeless → 200 without `data`,
  * *_nocode → 404 with an HTML page (a path it does not serve), *_deep → a record nested deeper than
- * JSON.stringify goes, *_notext → content_html null, *_blank → content_html of white space; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
+ * JSON.stringify goes, *_huge → a 17 MB record, *_notext → content_html null, *_blank → content_html of white space; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
  * an array as `data`; q=bad → 422 (with param), q=page422 → 422 with an HTML page, q=other422 → 422
  * with another code, q=bad400 → 400 (outside the contract), q=junkrows → rows that are not objects, q=boom → 500, q=gone → 404 (a list the upstream
  * does not serve), q=garbage → 200 not JSON, q=shapeless → 200 JSON without `data` and `total`,
@@ -95,6 +95,10 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
     if (id.endsWith('_boom')) return void res.status(500).json({ code: 'internal' });
     if (id.endsWith('_shapeless')) return void res.json({ record: { id } });
     if (id.endsWith('_nocode')) return void res.status(404).type('html').send('<h1>Cannot GET</h1>');
+    if (id.endsWith('_huge'))
+      return void res
+        .type('json')
+        .send(`{"data":{"id":"${id}","content_html":"${'x'.repeat(17 * 2 ** 20)}"}}`);
     if (id.endsWith('_deep'))
       return void res
         .type('json')

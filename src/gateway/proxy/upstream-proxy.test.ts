@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEndOfTurn } from '../../util/end-of-turn';
+import { createBodyBudget } from './body-budget';
 import { createUpstreamProxy } from './upstream-proxy';
 
 interface Seen {
@@ -12,6 +13,7 @@ interface Seen {
 let server: Server;
 let base: string;
 const seen: Seen[] = [];
+const pair: ServerResponse[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -23,6 +25,18 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-length': '1000' });
       res.write('{"data":[');
       return void setTimeout(() => res.socket?.destroy(), 20);
+    }
+    if (req.url?.includes('two-halves')) {
+      // 2 MB: the first half once a pair of requests is in (or at once with `alone`), the second
+      // 200 ms later, so the pair's answers are held at the same time.
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 2 ** 20) });
+      pair.push(res);
+      if (pair.length === 2 || req.url.includes('alone'))
+        for (const r of pair.splice(0)) {
+          r.write(Buffer.alloc(2 ** 20, 0x20));
+          setTimeout(() => r.end(Buffer.alloc(2 ** 20, 0x20)), 200);
+        }
+      return;
     }
     res.writeHead(req.url?.includes('missing') ? 404 : 200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ data: [], total: 0 }));
@@ -98,6 +112,30 @@ describe('upstream proxy: forwarding', () => {
 });
 
 describe('upstream proxy: failures', () => {
+  test('answers held at once across upstreams stay within the memory bound: the one that would pass it fails, and its bytes go back', async () => {
+    const memory = createBodyBudget(2.5 * 2 ** 20);
+    const cfg = { url: base, timeout_ms: 2_000, pool_size: 4 };
+    const [a, b] = [
+      createUpstreamProxy('a', cfg, undefined, memory),
+      createUpstreamProxy('b', cfg, undefined, memory),
+    ];
+    const outcomes = await Promise.allSettled([
+      a.forward({ ...request, path: '/two-halves?1' }),
+      b.forward({ ...request, path: '/two-halves?2' }),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const failed = outcomes.find((o) => o.status === 'rejected')!;
+    expect(String(failed.reason)).toMatch(/upstream_memory_mb/);
+    const served = outcomes.find((o) => o.status === 'fulfilled')!;
+    expect(served.value.body.length).toBe(2 * 2 ** 20);
+    expect(memory.held()).toBe(0);
+    // Alone, the same answer fits.
+    expect((await b.forward({ ...request, path: '/two-halves?alone' })).body.length).toBe(2 * 2 ** 20);
+    expect(memory.held()).toBe(0);
+    a.close();
+    b.close();
+  });
+
   test('an upstream slower than timeout_ms is abandoned with an error', async () => {
     const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 100, pool_size: 4 });
     const t0 = Date.now();

@@ -11,6 +11,8 @@ import type { Defer } from '../../util/end-of-turn';
 import { createDeadlineQueue } from '../../util/deadline-queue';
 import type { Deadline, DeadlineQueue, Expiring } from '../../util/deadline-queue';
 import { createAdmission } from './admission';
+import { UNBOUNDED_BODY_BUDGET } from './body-budget';
+import type { BodyBudget } from './body-budget';
 import type { Admission, Startable } from './admission';
 
 export interface UpstreamReply {
@@ -45,6 +47,8 @@ interface Upstream {
   timeoutMs: number;
   /** A queued request is sent only with this much of its deadline still ahead of it. */
   minBudgetMs: number;
+  /** Shared by every upstream of the process. */
+  memory: BodyBudget;
 }
 
 /**
@@ -122,9 +126,12 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring {
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.done) return;
+    if (this.size + chunk.length > MAX_BODY) return this.fail(new Error('upstream body too large'));
+    if (!this.up.memory.take(chunk.length))
+      return this.fail(new Error('upstream answers held in memory at their bound (upstream_memory_mb)'));
     this.size += chunk.length;
-    if (this.size > MAX_BODY) this.fail(new Error('upstream body too large'));
-    else this.chunks.push(chunk);
+    this.chunks.push(chunk);
   }
 
   onResponseEnd(): void {
@@ -150,6 +157,8 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring {
 
   private over(): void {
     this.done = true;
+    // The reply's buffer goes on to be parsed within the turn that resolves it.
+    this.up.memory.give(this.size);
     this.deadline.cancel();
     if (this.started) this.up.admission.release();
   }
@@ -163,7 +172,12 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring {
  * cookies. Requests go out through `defer` (the gateway's end-of-turn queue): those of one turn
  * leave back to back.
  */
-export function createUpstreamProxy(name: string, cfg: UpstreamConfig, defer: Defer = runNow): UpstreamProxy {
+export function createUpstreamProxy(
+  name: string,
+  cfg: UpstreamConfig,
+  defer: Defer = runNow,
+  memory: BodyBudget = UNBOUNDED_BODY_BUDGET,
+): UpstreamProxy {
   const target = new URL(cfg.url);
   // One request per connection at a time (no pipelining): a slow answer never holds up another.
   const newPool = (): Pool => new Pool(target.origin, { connections: cfg.pool_size, pipelining: 1 });
@@ -179,6 +193,7 @@ export function createUpstreamProxy(name: string, cfg: UpstreamConfig, defer: De
     timeoutMs: cfg.timeout_ms,
     // A tenth of the deadline, at least 5 ms.
     minBudgetMs: Math.max(5, cfg.timeout_ms / 10),
+    memory,
   };
   return {
     name,

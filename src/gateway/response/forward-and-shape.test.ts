@@ -7,8 +7,10 @@ import { createLogger } from '../../util/logger';
 let h: Harness;
 const logged: Record<string, unknown>[] = [];
 beforeAll(async () => {
-  // Relations open to every plan here, so a sub-resource meets each plan's field rules.
+  // Relations open to every plan here, so a sub-resource meets each plan's field rules; answers
+  // held at once bounded to the least the setting takes.
   h = await startHarness((raw) => {
+    raw.gateway.upstream_memory_mb = 16;
     const legal = raw.datasets.datasets.find((d) => d.path === 'legal-documents')!;
     legal.subresources.relations!.min_plan = 'free';
   });
@@ -90,6 +92,19 @@ describe('upstream answers: errors', () => {
     const { key } = await h.account('pro');
     expect((await get(key, '/v1/legal-documents/vb_missing')).status).toBe(404);
     expect(await used(key)).toBe(1);
+  });
+
+  it('answers 503 search_unavailable, not counted, for an answer past what the process holds of upstream answers, and serves the next one', async () => {
+    const { key } = await h.account('pro');
+    const res = await get(key, '/v1/legal-documents/vb_huge');
+    expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([503, 'search_unavailable', '5']);
+    expect(logged.at(-1)).toMatchObject({
+      msg: 'upstream call failed',
+      err: expect.stringMatching(/upstream_memory_mb/),
+    });
+    expect(await used(key)).toBe(0);
+    expect((await get(key, '/v1/legal-documents/vb_12')).status).toBe(200);
+    expect(h.deps.upstreamMemory.held()).toBe(0);
   });
 
   it('answers 500 internal_error for a record nested too deep to write, and gives the call back', async () => {

@@ -83,7 +83,7 @@ export async function forwardAndShape(
   } catch (err) {
     deps.logger.warn(
       { req_id: ctx.requestId, upstream: proxy.name, err: (err as Error).message },
-      'upstream unreachable',
+      'upstream call failed',
     );
     throw upstreamUnavailable();
   } finally {
