@@ -59,9 +59,15 @@ export interface AdminKit {
   changed: (accountId: string) => Promise<void>;
 }
 
+/**
+ * PostgreSQL text cannot hold NUL: an id with one names nothing that can exist, and asked for, it
+ * failed the query (a 500).
+ */
+export const canBeStored = (s: string): boolean => !s.includes('\u0000');
+
 export function createAdminKit(deps: AdminDeps): AdminKit {
   const account = async (id: string): Promise<Account> => {
-    const a = await deps.accounts.getAccount(id);
+    const a = canBeStored(id) ? await deps.accounts.getAccount(id) : undefined;
     if (!a) throw new ApiError('not_found', { message: 'Không tìm thấy tài khoản.' });
     return a;
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseCidr } from '../config/trusted-proxies';
 import { parseIsoDateTime } from '../util/iso-time';
+import { canBeStored } from './admin-kit';
 
 /** A date-time (or a date, 00:00 UTC) that exists: 2030-02-30 and year 0000 are refused, not moved. */
 const isoDate = z.string().transform((s, ctx) => {
@@ -49,6 +50,6 @@ export const creditsBody = z
   .object({
     // The bounds before int(): past 2^53 zod names its own bound first, not the one that applies.
     amount: z.number().min(1).max(1_000_000_000).int(),
-    reference: z.string().min(1).max(200),
+    reference: z.string().min(1).max(200).refine(canBeStored, 'text without NUL characters'),
   })
   .strict();

@@ -4,7 +4,7 @@ import { planLabel } from '../config/plan-label';
 import { ApiError } from '../errors/api-error';
 import { isoOrNull } from '../util/iso-time';
 import { createKeyBody } from './admin-schemas';
-import { parse } from './admin-kit';
+import { canBeStored, parse } from './admin-kit';
 import type { AdminKit } from './admin-kit';
 
 /** POST and GET /accounts/{id}/keys, DELETE /keys/{id} (DESIGN §6). */
@@ -55,7 +55,7 @@ export function keyRoutes(kit: AdminKit): Router {
   });
 
   r.delete('/keys/:id', async (req, res) => {
-    const r = await deps.accounts.revokeKey(req.params.id);
+    const r = canBeStored(req.params.id) ? await deps.accounts.revokeKey(req.params.id) : undefined;
     if (!r) throw new ApiError('not_found', { message: 'Không tìm thấy key.' });
     await tell({ type: 'key', keyHash: r.key_hash });
     res.json({ id: r.key.id, revoked_at: isoOrNull(r.key.revoked_at) });
