@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { compileConfig } from './compile-config';
-import { loadRawConfig } from './load-config';
+import { ConfigError, loadRawConfig } from './load-config';
 
 const CONFIG_DIR = join(__dirname, '..', '..', 'config');
 
@@ -83,6 +83,17 @@ describe('config mistakes a dataset team could make are refused at start', () =>
     });
     expect(load).toThrow(/upstreams\.directory\.url: .*no credentials, query or fragment/);
   });
+
+  it.each(['127.0.0.1:8102', 'http://', 'http://127.0.0.1:99999'])(
+    'names an upstream URL node cannot read (%s) as a config mistake, not an exception',
+    (url) => {
+      const load = startWith('upstreams.yaml', (doc) => {
+        upstream(doc, 'directory').url = url;
+      });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(/upstreams\.yaml: upstreams\.directory\.url: Invalid URL/);
+    },
+  );
 
   it('says what an upstream name may be made of', () => {
     const load = startWith('upstreams.yaml', (doc) => {

@@ -4,10 +4,18 @@ export const upstreamSchema = z
   .object({
     url: z
       .url({ protocol: /^https?$/ })
-      .refine((u) => {
+      // zod runs this after its own check failed too: a URL node cannot read (port 99999, no
+      // host) is named here instead of throwing out of the parse.
+      .superRefine((u, ctx) => {
+        if (!URL.canParse(u)) return ctx.addIssue({ code: 'custom', message: 'Invalid URL' });
         const url = new URL(u);
-        return url.username === '' && url.password === '' && url.search === '' && url.hash === '';
-      }, 'an upstream URL is a scheme, host, port and optional base path: no credentials, query or fragment (they would be dropped)')
+        if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '')
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'an upstream URL is a scheme, host, port and optional base path: no credentials, query or fragment (they would be dropped)',
+          });
+      })
       .describe('Base URL of the upstream service; a base path, if any, prefixes every request, health checks included.'),
     timeout_ms: z.number().int().min(50).max(120_000).default(5000).describe('Per-request timeout.'),
     pool_size: z.number().int().min(1).max(4096).default(64).describe('Keep-alive sockets kept per upstream.'),
