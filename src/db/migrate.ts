@@ -20,6 +20,7 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
 CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text NOT NULL,
   applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (set_name, name))`),
   );
+  await withRetry(() => ensureUnaccentFunction(db));
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))
     .sort();
@@ -40,6 +41,25 @@ CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text 
     if (done) applied.push(file);
   }
   return applied;
+}
+
+/**
+ * public.f_unaccent: unaccent with its dictionary named, so that it is IMMUTABLE and can be indexed.
+ * The kit's keyword search folds columns with it, so every set gets it here, not only the sets
+ * whose first migration happened to define it (a new team's search failed at its first query).
+ */
+const F_UNACCENT =
+  "CREATE OR REPLACE FUNCTION public.f_unaccent(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$ SELECT public.unaccent('public.unaccent'::regdictionary, $1) $$";
+
+/** Defines f_unaccent once per database: the built-in sets' migrations take the same lock to replace it. */
+function ensureUnaccentFunction(db: Db): Promise<void> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('lookup:f_unaccent'))");
+    const found = await tx.query<{ present: boolean }>(
+      "SELECT to_regprocedure('public.f_unaccent(text)') IS NOT NULL AS present",
+    );
+    if (!found.rows[0]?.present) await tx.query(F_UNACCENT);
+  });
 }
 
 /** Splits a migration into statements; bodies of functions use $$ quoting and are kept whole. */
