@@ -27,12 +27,36 @@ export interface UpstreamAppOptions {
   identity?: IdentityCheck;
 }
 
+/** The gateway's X-Request-Id (one it made or checked), as far as a log line should carry it. */
+const requestIdOf = (req: Request): string | undefined => {
+  const id = req.headers['x-request-id'];
+  return typeof id === 'string' ? id.slice(0, 128) : undefined;
+};
+
 /** An upstream service: GET-only dataset routes, /healthz (ready), /livez (alive), and contract-shaped errors. */
 export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   mountUpstreamMetrics(app, opts.datasets);
+  // The gateway's access line has every call with its req_id; this one has the upstream's side of
+  // those that did not end in 200, under the same req_id, so the two can be put side by side.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const started = performance.now();
+    res.on('finish', () => {
+      if (res.statusCode < 400) return;
+      opts.logger.info(
+        {
+          req_id: requestIdOf(req),
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        },
+        'upstream answer',
+      );
+    });
+    next();
+  });
   // Liveness: the process answers. Not the database, whose outage a restart does not cure.
   app.get('/livez', (_req: Request, res: Response) => {
     res.json({ status: 'ok' });
@@ -69,7 +93,7 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
       res.status(err.status).json(body);
       return;
     }
-    opts.logger.error({ err, path: req.path }, 'upstream request failed');
+    opts.logger.error({ err, req_id: requestIdOf(req), path: req.path }, 'upstream request failed');
     res.status(500).json({ code: 'internal_error', message: 'Lỗi hệ thống.' });
   });
   return app;

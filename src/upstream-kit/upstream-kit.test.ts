@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { Db } from '../db/db';
-import { silentLogger } from '../util/logger';
+import { Writable } from 'node:stream';
+import { createLogger, silentLogger } from '../util/logger';
 import { TEST_DATABASES } from '../../test/support/databases';
 import {
   createUpstreamApp,
@@ -197,6 +198,27 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
       );
       expect(r.status).toBe(500);
       expect(r.body).toEqual({ code: 'internal_error', message: expect.any(String) });
+    });
+
+    it("logs each answer that is not a success, and each failure, under the gateway's request id", async () => {
+      const lines: Record<string, unknown>[] = [];
+      const sink = new Writable({
+        write(chunk: Buffer, _enc, done) {
+          for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l));
+          done();
+        },
+      });
+      const broken: DatasetSpec = { ...things, path: 'broken', from: 'no_such_table t' };
+      const app = createUpstreamApp({ db, logger: createLogger('info', sink), datasets: [things, broken] });
+      await request(app).get('/catalogs/things/th_0001').set('x-request-id', 'req-ok');
+      await request(app).get('/catalogs/things/th_9999').set('x-request-id', 'req-404');
+      await request(app).get('/broken').set('x-request-id', 'req-500');
+      await new Promise((r) => setImmediate(r));
+      expect(lines.map((l) => [l.msg, l.req_id, l.status])).toEqual([
+        ['upstream answer', 'req-404', 404],
+        ['upstream request failed', 'req-500', undefined],
+        ['upstream answer', 'req-500', 500],
+      ]);
     });
 
     it('answers 503 on /healthz when the database does not, and stays alive on /livez', async () => {
