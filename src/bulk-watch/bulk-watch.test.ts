@@ -165,6 +165,19 @@ describe('bulk-extraction watch on a store that estimates (Redis HyperLogLog)', 
   });
   afterAll(() => e.close());
 
+  /** A watch as a replica that just started has it: no dataset size known yet, read with `config`. */
+  const watchOn = (config: typeof e.config) =>
+    new BulkWatch({
+      config: () => config,
+      meter: e.deps.meter,
+      accounts: e.accounts,
+      bus: new InProcessInvalidationBus(),
+      stats: new DatasetStats(() => config, e.clock),
+      clock: e.clock,
+      logger: e.deps.logger,
+      metrics: e.deps.metrics,
+    });
+
   const page = async (key: string, p: number) =>
     (await request(e.gw.app).get(`/v1/legal-documents?q=a&per_page=10&page=${p}`).set('X-Api-Key', key))
       .status;
@@ -187,21 +200,29 @@ describe('bulk-extraction watch on a store that estimates (Redis HyperLogLog)', 
     const acc = await e.account('harvest');
     // A replica just started (no size known yet) records 550 records: past min_records (500), short
     // of the share (600). Judged by min_records alone, they locked the account.
-    const started = new BulkWatch({
-      config: () => e.config,
-      meter: e.deps.meter,
-      accounts: e.accounts,
-      bus: new InProcessInvalidationBus(),
-      stats: new DatasetStats(() => e.config, e.clock),
-      clock: e.clock,
-      logger: e.deps.logger,
-      metrics: e.deps.metrics,
-    });
+    const started = watchOn(e.config);
     const ids = Array.from({ length: 550 }, (_, i) => `vb_${i + 1}`);
     await started.recordNow(acc.id, 'legal-documents', ids);
     expect((await e.accounts.getAccount(acc.id))?.restricted_until).toBeNull();
     expect(await started.shares(acc.id)).toEqual([
       { dataset: 'legal-documents', distinct_ids: 550, dataset_size: 1000, share: 0.55, threshold: 600 },
+    ]);
+  });
+
+  it('locks no account on a dataset whose size its upstream does not give, and shows the threshold as unknown', async () => {
+    const acc = await e.account('harvest');
+    // The upstream's /_stats unreachable: judged by min_records alone, 550 records locked a
+    // paying account a few pages into a dataset of any size.
+    const unreachable = {
+      ...e.config,
+      upstreams: new Map([...e.config.upstreams].map(([n, u]) => [n, { ...u, url: 'http://127.0.0.1:9' }])),
+    };
+    const blind = watchOn(unreachable);
+    const ids = Array.from({ length: 550 }, (_, i) => `vb_${i + 1}`);
+    await blind.recordNow(acc.id, 'legal-documents', ids);
+    expect((await e.accounts.getAccount(acc.id))?.restricted_until).toBeNull();
+    expect(await blind.shares(acc.id)).toEqual([
+      { dataset: 'legal-documents', distinct_ids: 550, dataset_size: null, share: null, threshold: null },
     ]);
   });
 });

@@ -24,7 +24,8 @@ export interface WatchedShare {
   distinct_ids: number;
   dataset_size: number | null;
   share: number | null;
-  threshold: number;
+  /** Null while the dataset's size is unknown: no lock is decided on it then. */
+  threshold: number | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -53,11 +54,16 @@ export class BulkWatch {
     return [...keys];
   }
 
-  async threshold(dataset: string): Promise<{ threshold: number; size: number | undefined }> {
+  /**
+   * max(min_records, max_share × size); null while the size is unknown (the upstream's /_stats
+   * fails: DatasetStats logs why). min_records alone would lock paying accounts a few pages into a
+   * large dataset for the upstream's fault, so no account is locked on a dataset of unknown size.
+   */
+  async threshold(dataset: string): Promise<{ threshold: number | null; size: number | undefined }> {
     const bw = this.deps.config().raw.gateway.bulk_watch;
     const size = await this.deps.stats.sizeNow(dataset);
     return {
-      threshold: Math.max(bw.min_records, size === undefined ? 0 : Math.floor(bw.max_share * size)),
+      threshold: size === undefined ? null : Math.max(bw.min_records, Math.floor(bw.max_share * size)),
       size,
     };
   }
@@ -84,6 +90,7 @@ export class BulkWatch {
     const { threshold, size } = await this.threshold(dataset);
     // On Redis the count is an estimate: a lock waits until it is past the threshold by more than
     // its error could put it there, so no account is locked before it (embedded: exact, no margin).
+    if (threshold === null) return;
     if (distinct <= threshold * (1 + LOCK_MARGIN_ERRORS * this.deps.meter.distinctError)) return;
     const until = now + this.deps.config().raw.gateway.bulk_watch.lock_hours * 3_600_000;
     const locked = await this.deps.accounts.lockUntil(accountId, until, now);

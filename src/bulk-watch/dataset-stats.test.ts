@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { compileConfig } from '../config/compile-config';
 import { loadRawConfig } from '../config/load-config';
 import { ManualClock } from '../util/clock';
-import { DatasetStats } from './dataset-stats';
+import { Writable } from 'node:stream';
+import { createLogger } from '../util/logger';
+import { DatasetStats, STATS_RETRY_MS } from './dataset-stats';
+
+/** The product's config with every upstream at `url`. */
+function configAt(url: string) {
+  const raw = loadRawConfig(join(__dirname, '..', '..', 'config'));
+  for (const u of Object.values(raw.upstreams.upstreams)) u.url = url;
+  return compileConfig(raw);
+}
 
 describe('dataset sizes for the bulk watch', () => {
   it("asks an upstream that verifies the gateway's assertion with one, and reads the size", async () => {
@@ -17,10 +26,7 @@ describe('dataset sizes for the bulk watch', () => {
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
     try {
-      const raw = loadRawConfig(join(__dirname, '..', '..', 'config'));
-      const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-      for (const u of Object.values(raw.upstreams.upstreams)) u.url = url;
-      const config = compileConfig(raw);
+      const config = configAt(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
       const clock = new ManualClock(Date.now());
       const signed = new DatasetStats(
         () => config,
@@ -46,14 +52,56 @@ describe('dataset sizes for the bulk watch', () => {
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
     try {
-      const raw = loadRawConfig(join(__dirname, '..', '..', 'config'));
-      const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v2/`;
-      for (const u of Object.values(raw.upstreams.upstreams)) u.url = url;
-      const config = compileConfig(raw);
+      const config = configAt(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api/v2/`);
       expect(
         await new DatasetStats(() => config, new ManualClock(Date.now())).refresh('bailiff-offices'),
       ).toBe(77);
       expect(paths).toEqual(['/api/v2/bailiff-offices/_stats']);
+    } finally {
+      upstream.close();
+    }
+  });
+
+  it('says why a size is unknown, and asks again only after a rest, not on every watched call', async () => {
+    let answer: { status: number; body: unknown } = { status: 404, body: { code: 'unknown_endpoint' } };
+    let asked = 0;
+    const upstream = createServer((_req, res) => {
+      asked++;
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer.body));
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l));
+        done();
+      },
+    });
+    try {
+      const config = configAt(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+      const clock = new ManualClock(Date.now());
+      const stats = new DatasetStats(() => config, clock, undefined, createLogger('info', sink));
+      expect(await stats.sizeNow('bailiff-offices')).toBeUndefined();
+      for (let i = 0; i < 5; i++) expect(await stats.sizeNow('bailiff-offices')).toBeUndefined();
+      expect(asked).toBe(1);
+      expect(lines).toEqual([
+        expect.objectContaining({
+          dataset: 'bailiff-offices',
+          upstream: 'directory',
+          reason: 'status 404 unknown_endpoint',
+          msg: "dataset size unknown: its upstream's /_stats did not give it",
+        }),
+      ]);
+      answer = { status: 200, body: { total: 'lots' } };
+      clock.advance(STATS_RETRY_MS);
+      expect(await stats.sizeNow('bailiff-offices')).toBeUndefined();
+      expect([asked, lines.at(-1)?.reason]).toEqual([2, 'no whole total >= 0 in its answer']);
+      answer = { status: 200, body: { total: 1234 } };
+      clock.advance(STATS_RETRY_MS);
+      expect(await stats.sizeNow('bailiff-offices')).toBe(1234);
+      expect(await stats.sizeNow('bailiff-offices')).toBe(1234);
+      expect(asked).toBe(3);
     } finally {
       upstream.close();
     }

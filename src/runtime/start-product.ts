@@ -153,6 +153,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       () => config,
       clock,
       (upstream) => identity.authorization(upstream, 'gateway', 'system'),
+      logger,
     ),
     clock,
     logger,
