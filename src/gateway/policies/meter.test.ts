@@ -140,6 +140,28 @@ describe('meter: limits', () => {
     h.clock.set(h.clock.now() - 2 * 86_400_000);
   });
 
+  it('says quota and credits are both used up (buy_credits_url), not the day, when the day is spent too and no credit is left', async () => {
+    const acc = await h.account('tiny');
+    h.clock.advance(86_400_000);
+    for (let i = 0; i < 4; i++) expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    h.clock.advance(86_400_000);
+    await h.deps.credits.purchase(acc.id, 3, 'order-day');
+    // The month's last call, then three credits: the day (4) and the month (5) used up, no credit left.
+    for (let i = 0; i < 4; i++) expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const res = await get(acc.key, '/v1/legal-documents?q=luat');
+    expect([res.status, res.body.code, res.body.quota]).toEqual([429, 'quota_exceeded', 5]);
+    expect(res.body).toMatchObject({
+      message: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',
+      buy_credits_url: 'https://example.vn/billing/credits',
+    });
+    // With a credit bought, the day's limit is what stands in the way: said as such.
+    await h.deps.credits.purchase(acc.id, 1, 'order-day-2');
+    const daily = await get(acc.key, '/v1/legal-documents?q=luat');
+    expect([daily.status, daily.body.quota, daily.body.buy_credits_url]).toEqual([429, 4, undefined]);
+    expect(await h.deps.credits.balance(acc.id)).toBe(1);
+    h.clock.set(h.clock.now() - 2 * 86_400_000);
+  });
+
   it('takes the last monthly call and one credit for a relations call (cost 2) with one call left', async () => {
     const acc = await h.account('tiny');
     await h.deps.credits.purchase(acc.id, 1, 'order-split');

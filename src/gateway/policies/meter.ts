@@ -1,7 +1,7 @@
 import { DatabaseUnavailableError } from '../../db/db';
 import { ApiError } from '../../errors/api-error';
 import { StoreUnavailableError, refundFor, usageAfterRefund } from '../../metering/meter-store';
-import type { ReserveInput } from '../../metering/meter-store';
+import type { ReserveInput, Usage } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
 import type { Windows } from '../../metering/windows';
 import type { CompiledPlan, RuntimeConfig } from '../../config/compile-config';
@@ -88,6 +88,28 @@ function quotaExceeded(
 }
 
 /**
+ * A call refused for the day, past the monthly quota: when the credits cannot pay it either, both
+ * are used up, and the answer says so with buy_credits_url (API reference, Errors). The day's count
+ * also holds credit calls still in flight, which give their calls back if their spend fails: in a
+ * burst on an account out of credits, most of the burst was told of a daily limit it had not used.
+ */
+async function dayOrCredits(
+  input: ReserveInput,
+  usage: Usage,
+  deps: GatewayDeps,
+): Promise<'daily' | 'credits'> {
+  const { cost, limits } = input;
+  if (!input.creditsAllowed || usage.monthly + cost <= limits.monthly) return 'daily';
+  const creditCalls = cost - Math.max(0, Math.min(cost, limits.monthly - usage.monthly));
+  try {
+    return (await deps.credits.balance(input.accountId)) < creditCalls ? 'credits' : 'daily';
+  } catch {
+    // The ledger unreachable: the day's limit is refusal enough, and true as counted.
+    return 'daily';
+  }
+}
+
+/**
  * ONE atomic reservation per counted request: rate windows, full-text cap, daily limit and monthly
  * quota; past the quota on plans with extra credits, one durable credit spend in the database.
  */
@@ -132,7 +154,8 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
         deps.metrics.quotaRejections.inc({ reason: result.reason ?? 'quota_exceeded' });
         if (result.reason === 'rate_limited')
           throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
-        throw quotaExceeded(result.scope === 'daily' ? 'daily' : 'monthly', plan, windows, config.raw.plans);
+        const spent = result.scope === 'daily' ? await dayOrCredits(input, result.usage, deps) : 'monthly';
+        throw quotaExceeded(spent, plan, windows, config.raw.plans);
       }
       ctx.reservation = { input, result, creditsSpent: false, settled: false };
       // A document over the full-text cap almost always exists, and then the call is given back:
