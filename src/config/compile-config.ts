@@ -17,6 +17,8 @@ export interface CompiledPlan extends PlanLimits {
   rank: number;
   /** Its counting limits as the meter store takes them: one object per plan (the Redis store keeps their text per object). */
   meterLimits: MeterLimits;
+  /** The same without rate windows: the charge of a call over the full-text cap that counts after all. */
+  chargeLimits: MeterLimits;
   /** Its IETF RateLimit-Policy field value: a "second", "minute", "day" and "month" policy, fixed by the plan. */
   rateLimitPolicy: string;
 }
@@ -146,6 +148,7 @@ export function compileConfig(raw: RawConfig): RuntimeConfig {
     name,
     rank,
     meterLimits: { perSecond: p.per_second, perMinute: p.per_minute, daily: p.daily_calls, monthly: p.monthly_calls },
+    chargeLimits: { perSecond: 0, perMinute: 0, daily: p.daily_calls, monthly: p.monthly_calls },
     rateLimitPolicy: `"second";q=${p.per_second};w=1, "minute";q=${p.per_minute};w=60, "day";q=${p.daily_calls};w=86400, "month";q=${p.monthly_calls};w=${MONTH_WINDOW_S}`,
   }));
   const plans = new Map(planList.map((p) => [p.name, p]));

@@ -63,8 +63,11 @@ export class MemoryMeterStore implements MeterStore {
       retryAfter: number,
     ): Promise<ReserveResult> => Promise.resolve(rejection(reason, scope, retryAfter, usage));
 
-    if (usage.second + 1 > limits.perSecond) return reject('rate_limited', 'second', w.secondsToSecondEnd);
-    if (usage.minute + 1 > limits.perMinute) return reject('rate_limited', 'minute', w.secondsToMinuteEnd);
+    const windows = limits.perSecond > 0;
+    if (windows && usage.second + 1 > limits.perSecond)
+      return reject('rate_limited', 'second', w.secondsToSecondEnd);
+    if (windows && usage.minute + 1 > limits.perMinute)
+      return reject('rate_limited', 'minute', w.secondsToMinuteEnd);
     const doc = input.fullText;
     const newDoc = doc !== undefined && !(ftSet?.has(doc.docId) ?? false);
     const blocked = newDoc && usage.fullText >= doc.cap;
@@ -80,11 +83,15 @@ export class MemoryMeterStore implements MeterStore {
       fromQuota = Math.max(0, Math.min(cost, limits.monthly - usage.monthly));
     }
 
-    usage.second = this.incr(k.second, 1, w.ttl.second);
-    usage.minute = this.incr(k.minute, 1, w.ttl.minute);
-    if (cost > 0) usage.daily = this.incr(k.day, cost, w.ttl.day);
-    if (fromQuota > 0) usage.monthly = this.incr(k.month, fromQuota, w.ttl.month);
-    if (doc && addDoc) usage.fullText = this.addToSet(k.fullText, [doc.docId], w.ttl.day * 1000);
+    if (windows) {
+      usage.second = this.incr(k.second, 1, w.ttl.second);
+      usage.minute = this.incr(k.minute, 1, w.ttl.minute);
+    }
+    if (!blocked) {
+      if (cost > 0) usage.daily = this.incr(k.day, cost, w.ttl.day);
+      if (fromQuota > 0) usage.monthly = this.incr(k.month, fromQuota, w.ttl.month);
+      if (doc && addDoc) usage.fullText = this.addToSet(k.fullText, [doc.docId], w.ttl.day * 1000);
+    }
     return Promise.resolve({
       ok: true,
       source,

@@ -12,10 +12,11 @@ import { LuaScript } from './lua-script';
  * (each is measured and framed on its own): 2 arguments instead of 13 take a third off the
  * reserve's CPU in the gateway. Returns integers only, {status, source, added, second, minute,
  * daily, monthly, fullText, creditCalls}, status and source as the codes below: a reply of integers
- * needs no decoding from bytes in the client (see LuaScript's `integerReply`). capped: reserved,
- * but the document is new today and the full-text cap is reached (see ReserveResult.fullTextBlocked).
- * Past the monthly quota with credits allowed, the quota's last calls are taken and only the rest
- * are credit calls.
+ * needs no decoding from bytes in the client (see LuaScript's `integerReply`). capped: the document
+ * is new today and the full-text cap is reached: every check passed, but only the rate windows are
+ * taken (see ReserveResult.fullTextBlocked). perSecond 0 (a charge, ReserveInput.charge): no rate
+ * window is checked or taken. Past the monthly quota with credits allowed, the quota's last calls
+ * are taken and only the rest are credit calls.
  * A window key gets its TTL when it is born (its first increment), so TTLs never slide.
  */
 export const RESERVE_ARGS = 12;
@@ -51,8 +52,9 @@ local mo = tonumber(redis.call('GET', KEYS[4]) or '0')
 local ft = redis.call('SCARD', KEYS[5])
 local credit = 0
 local function res(status, source, added) return {status, source, added, s, m, d, mo, ft, credit} end
-if s + 1 > perSecond then return res(SECOND, QUOTA, 0) end
-if m + 1 > perMinute then return res(MINUTE, QUOTA, 0) end
+local windows = perSecond > 0
+if windows and s + 1 > perSecond then return res(SECOND, QUOTA, 0) end
+if windows and m + 1 > perMinute then return res(MINUTE, QUOTA, 0) end
 local add = 0
 local status = OK
 if hasDoc == 1 and redis.call('SISMEMBER', KEYS[5], docId) == 0 then
@@ -68,10 +70,13 @@ if cost > 0 and mo + cost > monthly then
   fromQuota = math.max(0, math.min(cost, monthly - mo))
   credit = cost - fromQuota
 end
-s = redis.call('INCR', KEYS[1])
-if s == 1 then redis.call('EXPIRE', KEYS[1], a[9]) end
-m = redis.call('INCR', KEYS[2])
-if m == 1 then redis.call('EXPIRE', KEYS[2], a[10]) end
+if windows then
+  s = redis.call('INCR', KEYS[1])
+  if s == 1 then redis.call('EXPIRE', KEYS[1], a[9]) end
+  m = redis.call('INCR', KEYS[2])
+  if m == 1 then redis.call('EXPIRE', KEYS[2], a[10]) end
+end
+if status == CAPPED then return res(status, source, 0) end
 if cost > 0 then
   d = redis.call('INCRBY', KEYS[3], cost)
   if d == cost then redis.call('EXPIRE', KEYS[3], a[11]) end
@@ -110,8 +115,8 @@ export interface ReserveTaken {
  */
 export function reserveTaken(reply: unknown, sent: readonly unknown[]): ReserveTaken | null {
   if (!Array.isArray(reply) || reply.length !== 9 || sent.length !== 9) return null;
-  const status = RESERVE_STATUS[reply[0] as number];
-  if (status !== 'ok' && status !== 'capped') return null;
+  // capped took only rate slots, which are never given back.
+  if (RESERVE_STATUS[reply[0] as number] !== 'ok') return null;
   const [dayKey, monthKey, fullTextKey, numbers, docId] = sent.slice(4).map(String);
   const cost = Number.parseInt(numbers!, 10);
   if (!Number.isSafeInteger(cost)) return null;

@@ -9,6 +9,10 @@ import type { Windows } from './windows';
  * that ends in a parameter error or an upstream failure still used capacity.
  */
 export interface MeterLimits {
+  /**
+   * 0 (both): the request took its rate slots already, and this reserve is its charge (see
+   * CompiledPlan.chargeLimits): no window is checked or taken.
+   */
   perSecond: number;
   perMinute: number;
   daily: number;
@@ -60,9 +64,13 @@ export interface ReserveResult {
   /** This request added docId to today's full-text set (a reopen or no full text: false). */
   fullTextAdded: boolean;
   /**
-   * The document is new today and today's full-text cap is reached. The call is reserved all the
-   * same, because only the upstream knows whether the id exists: a 404 for an unknown id counts
-   * (API reference, Limits), and any other answer becomes full_text_limit, which settle gives back.
+   * The document is new today and today's full-text cap is reached. Every check passed, but only
+   * the rate slots were taken: only the upstream knows whether the id exists, and a document that
+   * does (almost always) answers full_text_limit, which does not count (API reference, Limits).
+   * Holding the call meanwhile refused other calls of the account for a quota it had not used.
+   * When the call does count (an unknown id's 404, a record without full text) the gateway
+   * charges it then, with a second reserve without rate slots. `source` and `creditCalls` say what
+   * the call would take.
    */
   fullTextBlocked?: boolean;
   /**
@@ -138,9 +146,9 @@ export interface MeterStore {
   close(): Promise<void>;
 }
 
-/** The refund for a reservation, or null when there is nothing to give back (it was rejected). */
+/** The refund for a reservation, or null when there is nothing to give back (refused, or only rate slots taken). */
 export function refundFor(input: ReserveInput, result: ReserveResult): RefundInput | null {
-  if (!result.ok) return null;
+  if (!result.ok || result.fullTextBlocked) return null;
   const out: RefundInput = {
     accountId: input.accountId,
     requestId: input.requestId,

@@ -210,20 +210,48 @@ describe.each(factories)('MeterStore contract: %s', (name, create) => {
       fullTextAdded: false,
       usage: { fullText: 2, daily: 3 },
     });
-    // A new document over the cap: the call is reserved (an unknown id's 404 must count) but the
-    // document is not added, and the gateway refunds the call when the document exists.
+    // A new document over the cap: every check passes, but only the rate slots are taken (the
+    // document almost always exists, and its full_text_limit does not count); nothing to give back.
     const req = input(ft('C'));
     const c = await store.reserve(req);
-    expect(c).toMatchObject({ ok: true, fullTextAdded: false, fullTextBlocked: true });
-    expect(c.usage).toMatchObject({ fullText: 2, daily: 4, monthly: 4 });
-    expect(refundFor(req, c)!.fullTextDocId).toBeUndefined();
-    expect(await store.refund(refundFor(req, c)!)).toEqual({ applied: true });
+    expect(c).toMatchObject({ ok: true, fullTextAdded: false, fullTextBlocked: true, source: 'quota' });
+    expect(c.usage).toMatchObject({ fullText: 2, daily: 3, monthly: 3 });
+    expect(refundFor(req, c)).toBeNull();
     expect(await peek()).toMatchObject({ daily: 3, monthly: 3, fullText: 2, second: 4 });
     const reopen = await reserve(ft('B'));
     expect(reopen).toMatchObject({ ok: true, fullTextAdded: false });
     expect(reopen.fullTextBlocked).toBeUndefined();
     clock.set(Date.parse('2026-11-14T17:00:00.000Z'));
     expect(await reserve(ft('C'))).toMatchObject({ ok: true, fullTextAdded: true, usage: { fullText: 1 } });
+  });
+
+  it('refuses a new document over the cap for the day as any call, and holds nothing of the day while it is in flight', async () => {
+    const limits = { ...WIDE, daily: 2 };
+    const ft = (docId: string) => ({ limits, fullText: { docId, cap: 1 } });
+    expect(await reserve(ft('A'))).toMatchObject({ ok: true, fullTextAdded: true });
+    expect(await reserve(ft('B'))).toMatchObject({ ok: true, fullTextBlocked: true, usage: { daily: 1 } });
+    // The capped call still in flight: the day's last call goes to another request.
+    expect(await reserve({ limits })).toMatchObject({ ok: true, usage: { daily: 2 } });
+    expect(await reserve(ft('C'))).toMatchObject({ ok: false, scope: 'daily' });
+  });
+
+  it('charges a call without rate slots (limits 0): the day and the month, credits past the quota', async () => {
+    const charge: MeterLimits = { perSecond: 0, perMinute: 0, daily: 3, monthly: 2 };
+    await reserveN(1);
+    const before = await peek();
+    expect(await reserve({ limits: charge })).toMatchObject({ ok: true, source: 'quota', creditCalls: 0 });
+    expect(await reserve({ limits: charge, creditsAllowed: true })).toMatchObject({
+      ok: true,
+      source: 'credits',
+      creditCalls: 1,
+    });
+    expect(await reserve({ limits: charge })).toMatchObject({ ok: false, scope: 'daily' });
+    expect(await peek()).toMatchObject({
+      second: before.second,
+      minute: before.minute,
+      daily: 3,
+      monthly: 2,
+    });
   });
 
   it('does not add a document when a later check rejects the request', async () => {

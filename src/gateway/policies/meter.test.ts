@@ -19,6 +19,7 @@ beforeAll(async () => {
     raw.plans.plans.spent = smallPlan({ monthly_calls: 1, per_second: 3, extra_credits: true });
     raw.plans.plans.slow = smallPlan({ per_minute: 3, per_second: 2 });
     raw.plans.plans.onetext = smallPlan({ monthly_calls: 5, full_text_daily: 1 });
+    raw.plans.plans.textday = smallPlan({ monthly_calls: 5, daily_calls: 3, full_text_daily: 1 });
   });
 });
 afterAll(() => h.close());
@@ -278,6 +279,21 @@ describe('meter: full text', () => {
     expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
     const m = await me(key);
     expect([m.quota.monthly_used, m.quota.full_text_used_today]).toEqual([4, 2]);
+  });
+
+  it('holds no call of the day while a new document over the cap waits for the upstream: the last call goes to another request', async () => {
+    const { key } = await h.account('textday');
+    expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
+    expect((await get(key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const capped = get(key, '/v1/legal-documents/vb_12_slow').then((r) => r);
+    const upstreamHas = () => h.stub.seen.some((s) => s.path.endsWith('vb_12_slow'));
+    while (!upstreamHas()) await new Promise((r) => setTimeout(r, 20));
+    // The day's last call (3): the capped call in flight does not hold it.
+    const list = await get(key, '/v1/legal-documents?q=luat');
+    expect([list.status, list.body.code, list.headers['x-quota-remaining']]).toEqual([200, undefined, '2']);
+    // The harness gives up on the upstream before the stub's slow answer: a failure, not counted.
+    expect((await capped).status).toBe(503);
+    expect((await me(key)).quota).toMatchObject({ daily_used: 3, monthly_used: 3 });
   });
 
   it('does not take a full-text slot for an unknown id', async () => {

@@ -1,7 +1,7 @@
 import { DatabaseUnavailableError } from '../../db/db';
 import { ApiError } from '../../errors/api-error';
 import { StoreUnavailableError, refundFor, usageAfterRefund } from '../../metering/meter-store';
-import type { ReserveInput, Usage } from '../../metering/meter-store';
+import type { ReserveInput, ReserveResult, Usage } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
 import type { Windows } from '../../metering/windows';
 import type { CompiledPlan, RuntimeConfig } from '../../config/compile-config';
@@ -110,6 +110,49 @@ async function dayOrCredits(
 }
 
 /**
+ * The reserve, or the error that refuses the request: the store closed (503), a rate window, the
+ * day, the month, or quota and credits both.
+ */
+async function reserveOrRefuse(
+  ctx: RequestContext,
+  input: ReserveInput,
+  deps: GatewayDeps,
+  urls: CreditUrls,
+): Promise<ReserveResult> {
+  let result;
+  try {
+    result = await deps.meter.reserve(input);
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) throw new ApiError('service_unavailable', { retryAfter: 5 });
+    throw err;
+  }
+  ctx.usage = result.usage;
+  if (result.ok) return result;
+  deps.metrics.quotaReservations.inc({ result: 'rejected' });
+  deps.metrics.quotaRejections.inc({ reason: result.reason ?? 'quota_exceeded' });
+  if (result.reason === 'rate_limited')
+    throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
+  const spent = result.scope === 'daily' ? await dayOrCredits(input, result.usage, deps) : 'monthly';
+  throw quotaExceeded(spent, ctx.principal!.plan, ctx.windows!, urls);
+}
+
+/**
+ * A call over the full-text cap that counts after all (an unknown id's 404, a record without full
+ * text): its reserve took only rate slots, so it is charged now, against the day and the month (or
+ * credits) as they stand; refused, the caller gets that refusal instead of the answer.
+ */
+export async function chargeCapped(ctx: RequestContext, deps: GatewayDeps, urls: CreditUrls): Promise<void> {
+  const r = ctx.reservation!;
+  r.settled = true; // until charged, there is nothing to give back
+  const { fullText: _notOpened, ...rest } = r.input;
+  const input: ReserveInput = { ...rest, limits: ctx.principal!.plan.chargeLimits };
+  r.result = await reserveOrRefuse(ctx, input, deps, urls);
+  r.input = input;
+  r.settled = false;
+  if (r.result.source === 'credits') await payCredits(ctx, deps, urls);
+}
+
+/**
  * ONE atomic reservation per counted request: rate windows, full-text cap, daily limit and monthly
  * quota; past the quota on plans with extra credits, one durable credit spend in the database.
  */
@@ -140,27 +183,12 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
           ? { fullText: { docId: `${ds.path}:${route.id}`, cap: plan.full_text_daily } }
           : {}),
       };
-      let result;
-      try {
-        result = await deps.meter.reserve(input);
-      } catch (err) {
-        if (err instanceof StoreUnavailableError)
-          throw new ApiError('service_unavailable', { retryAfter: 5 });
-        throw err;
-      }
-      ctx.usage = result.usage;
-      if (!result.ok) {
-        deps.metrics.quotaReservations.inc({ result: 'rejected' });
-        deps.metrics.quotaRejections.inc({ reason: result.reason ?? 'quota_exceeded' });
-        if (result.reason === 'rate_limited')
-          throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
-        const spent = result.scope === 'daily' ? await dayOrCredits(input, result.usage, deps) : 'monthly';
-        throw quotaExceeded(spent, plan, windows, config.raw.plans);
-      }
+      const result = await reserveOrRefuse(ctx, input, deps, config.raw.plans);
       ctx.reservation = { input, result, creditsSpent: false, settled: false };
-      // A document over the full-text cap almost always exists, and then the call is given back:
-      // its credit is spent only once the upstream says the id is unknown (forward-and-shape), so
-      // that calls in flight over the cap do not hold the balance other calls would draw.
+      // A document over the full-text cap almost always exists, and then the call does not count:
+      // the reserve took only its rate slots, and the call is charged (its credit spent) only once
+      // the upstream says it counts (chargeCapped), so that calls in flight over the cap hold
+      // neither the quota nor the balance other calls would draw.
       if (result.source === 'credits' && !result.fullTextBlocked)
         await payCredits(ctx, deps, config.raw.plans);
       deps.metrics.quotaReservations.inc({ result: result.source });

@@ -4,7 +4,7 @@ import type { RuntimeConfig } from '../../config/compile-config';
 import { ApiError } from '../../errors/api-error';
 import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
-import { payCredits, refuseUnpayable } from '../policies/meter';
+import { chargeCapped, refuseUnpayable } from '../policies/meter';
 import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { upstreamUnavailable } from '../proxy/upstream-unavailable';
 import { MalformedAnswer, shapeBody } from '../shaping/shape-body';
@@ -41,15 +41,14 @@ function withoutFullText(body: unknown, field: string): boolean {
 
 /**
  * The call counts but opened no document of the day (an unknown id, a record without full text):
- * settle gives its full-text slot back, and a call over the cap that credits pay spends its
- * credit now (the meter left it unspent, as such a call is almost always given back).
+ * settle gives its full-text slot back, and a call over the cap, whose reserve took only its rate
+ * slots (such a call almost always does not count), is charged now.
  */
 async function countsWithoutDocument(ctx: RequestContext, deps: GatewayDeps, config: RuntimeConfig) {
   const r = ctx.reservation;
   if (!r) return;
   r.openedNoDocument = true;
-  if (r.result.fullTextBlocked && r.result.source === 'credits' && !r.creditsSpent)
-    await payCredits(ctx, deps, config.raw.plans);
+  if (r.result.fullTextBlocked) await chargeCapped(ctx, deps, config.raw.plans);
 }
 
 /** The upstream's failures reach the caller as one 503; the log keeps what each one was. */
@@ -125,8 +124,8 @@ export async function forwardAndShape(
     if (withoutFullText(parsed, route!.dataset!.fullTextField!))
       await countsWithoutDocument(ctx, deps, config);
     else if (r.result.fullTextBlocked) {
-      // The document exists and is new today, over the full-text cap (the meter reserved the call
-      // so that an unknown id's 404 above still counts): 429, and settle gives the call back.
+      // The document exists and is new today, over the full-text cap: 429, and nothing was
+      // counted but the request's rate slots (an unknown id's 404 above is charged when it comes).
       await refuseUnpayable(ctx, deps, config.raw.plans);
       deps.metrics.quotaRejections.inc({ reason: 'full_text_limit' });
       throw new ApiError('full_text_limit', {
