@@ -3,7 +3,19 @@ import type { Request, Response } from 'express';
 import type { Db } from '../db/db';
 import type { DatasetSpec } from './dataset-spec';
 import { datasetTotal, getRecord, listRecords, recordExists } from './query-dataset';
-import { notFound, unknownEndpoint } from './upstream-error';
+import { notFound, unknownEndpoint, unknownParameter } from './upstream-error';
+
+/** The query parameters a list of `spec` reads: paging, its filters, its search and its sort. */
+function listParams(spec: DatasetSpec): Set<string> {
+  const { search, sort } = spec;
+  return new Set([
+    'page',
+    'per_page',
+    ...Object.keys(spec.filters ?? {}),
+    ...(search ? [search.param, ...(search.modeParam ? [search.modeParam] : [])] : []),
+    ...(sort ? [sort.param] : []),
+  ]);
+}
 
 /** Express 5 forwards rejected promises to the error handler, so handlers can simply throw. */
 export function datasetRouter(db: Db, spec: DatasetSpec): Router {
@@ -11,7 +23,9 @@ export function datasetRouter(db: Db, spec: DatasetSpec): Router {
   const base = '/' + spec.path.replace(/^\/+|\/+$/g, '');
   const detail = spec.detail !== false;
 
+  const reads = listParams(spec);
   r.get(base, async (req: Request, res: Response) => {
+    for (const name of Object.keys(req.query)) if (!reads.has(name)) throw unknownParameter(name);
     res.json(await listRecords(db, spec, req.query));
   });
   r.get(`${base}/_stats`, async (_req: Request, res: Response) => {

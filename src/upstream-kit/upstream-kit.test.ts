@@ -165,6 +165,16 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
       expect(r.body).toMatchObject({ code: 'invalid_request', message: expect.any(String) });
     });
 
+    it('answers 422 unknown_parameter for a parameter the dataset does not read, where it served the list unfiltered', async () => {
+      const r = await get('/catalogs/things?kind=a&year_from=2000');
+      expect([r.status, r.body]).toEqual([
+        422,
+        { code: 'unknown_parameter', message: expect.stringContaining('year_from'), param: 'year_from' },
+      ]);
+      // What it reads: paging, filters, the search and its mode, the sort.
+      expect((await get('/catalogs/things?page=1&per_page=5&kind=a&q=luat&sort=name')).status).toBe(200);
+    });
+
     it('counts a keyword in characters as the gateway does: 200 emoji pass, 201 do not', async () => {
       const q = (n: number) => encodeURIComponent('😀'.repeat(n));
       expect((await get(`/catalogs/things?q=${q(200)}`)).status).toBe(200);

@@ -9,6 +9,31 @@ import { legalAgencies } from '../../src/upstreams/legal/legal-seed';
 import { projectRoot } from '../../src/util/project-root';
 import { silentLogger } from '../../src/util/logger';
 import { TEST_DATABASES } from '../support/databases';
+import { loadRawConfig } from '../../src/config/load-config';
+import type { RawConfig } from '../../src/config/load-config';
+
+type DeclaredParam = RawConfig['datasets']['datasets'][number]['list']['params'][string];
+
+/** A value of the declared type (the upstream may still refuse it: only being read matters here). */
+function sampleValue(p: DeclaredParam): string {
+  if ('default' in p && p.default !== undefined) return String(p.default);
+  switch (p.type) {
+    case 'string':
+      return 'a';
+    case 'integer':
+      return String(p.min ?? 1);
+    case 'boolean':
+      return 'true';
+    case 'date':
+      return '2020-01-01';
+    case 'enum':
+      return p.values[0]!;
+    case 'id':
+      return '1';
+    case 'point':
+      return '21.03,105.85';
+  }
+}
 
 describe('built-in upstream registry', () => {
   it('has one entry per upstream of config/upstreams.yaml, with existing migration sets', () => {
@@ -66,6 +91,20 @@ describe.each(TEST_DATABASES)('built-in upstreams on $name', (tdb) => {
         const app = u.createApp({ db, logger: silentLogger() });
         expect((await request(app).get('/healthz')).status).toBe(200);
       }
+      // Every list parameter datasets.yaml declares is one its built-in upstream reads: one it did
+      // not would be refused (unknown_parameter), where it used to be ignored, the list unfiltered.
+      const apps = new Map(
+        Object.values(BUILTIN_UPSTREAMS).map((u) => [u.name, u.createApp({ db, logger: silentLogger() })]),
+      );
+      const unread: string[] = [];
+      for (const ds of loadRawConfig(join(projectRoot(), 'config')).datasets.datasets) {
+        for (const [name, param] of Object.entries(ds.list.params)) {
+          const path = `/${ds.upstream_path ?? ds.path}?${name}=${encodeURIComponent(sampleValue(param))}`;
+          const r = await request(apps.get(ds.upstream)!).get(path);
+          if (r.body.code === 'unknown_parameter') unread.push(`${ds.path}: ${name}`);
+        }
+      }
+      expect(unread).toEqual([]);
     } finally {
       await db.close();
     }

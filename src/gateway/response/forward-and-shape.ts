@@ -105,7 +105,12 @@ export async function forwardAndShape(
     // Only `422 {"code":"invalid_request"}` blames the caller's parameters (DESIGN §4): any other
     // 422 (a proxy's page, an error of its own) is the upstream's fault, not counted.
     if (err.code !== 'invalid_request')
-      throw refused(ctx, deps, proxy.name, `422 ${err.code ?? 'without a code'}`);
+      throw refused(
+        ctx,
+        deps,
+        proxy.name,
+        `422 ${err.code ?? 'without a code'}${err.param ? ` (${err.param})` : ''}`,
+      );
     throw new ApiError('invalid_request', {
       ...(err.message ? { message: err.message } : {}),
       ...(err.param ? { param: err.param } : {}),
