@@ -8,6 +8,7 @@ import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
 import { readEnv } from './runtime/env-schema';
+import { PortUnavailableError } from './runtime/listen';
 import { makeGlobalsPlain } from './runtime/plain-globals';
 import { COUNTERS_REACHED, WORKER_READY, runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
@@ -148,7 +149,8 @@ else
         `invalid configuration: ${err.message}`,
       );
     // Another process on this PGlite directory: the operator's to resolve, said without a stack.
-    else if (err instanceof DataDirInUseError) logger.fatal(`failed to start: ${err.message}`);
+    else if (err instanceof DataDirInUseError || err instanceof PortUnavailableError)
+      logger.fatal(`failed to start: ${err.message}`);
     else logger.fatal({ err }, 'failed to start');
     process.exit(1);
   });

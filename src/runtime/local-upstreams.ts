@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { hostname as osHostname, networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
+import { listen } from './listen';
 import type { Server } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
@@ -59,10 +60,12 @@ export async function startLocalUpstreams(
     const served = db.withQueryTimeout(up.timeout_ms);
     const server = createServer(builtin.createApp({ db: served, logger: logger.child({ upstream: name }) }));
     server.keepAliveTimeout = 65_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(Number(url.port || 80), url.hostname.replace(/^\[|\]$/g, ''), () => resolve());
-    });
+    await listen(
+      server,
+      Number(url.port || 80),
+      `upstreams.${name}.url`,
+      url.hostname.replace(/^\[|\]$/g, ''),
+    );
     servers.push(server);
     names.push(name);
     listening.set(name, url);

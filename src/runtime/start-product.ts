@@ -1,6 +1,4 @@
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { AccountRepo } from '../accounts/account-repo';
 import { KeyCache } from '../accounts/key-cache';
@@ -33,6 +31,7 @@ import { startLocalUpstreams } from './local-upstreams';
 import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
+import { listen } from './listen';
 import { createBodyBudget } from '../gateway/proxy/body-budget';
 import { createIpWindow } from '../gateway/policies/ip-throttle';
 import { createConfigReloader } from './config-reloader';
@@ -71,13 +70,6 @@ export interface RunningProduct {
   /** Validates CONFIG_DIR again and swaps it in; an invalid one keeps the old and says why. */
   reloadConfig(): boolean;
   shutdown(): Promise<void>;
-}
-
-function listen(server: Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, () => resolve((server.address() as AddressInfo).port));
-  });
 }
 
 /** The whole product: gateway, admin API and the built-in upstreams whose URL is on this machine. */
@@ -255,8 +247,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     }),
   );
   publicServer.keepAliveTimeout = 65_000;
-  const port = await listen(publicServer, publicPort);
-  const adminPort = await listen(adminServer, adminPortWanted);
+  const port = await listen(publicServer, publicPort, 'PORT, or gateway.yaml port');
+  const adminPort = await listen(adminServer, adminPortWanted, 'ADMIN_PORT, or gateway.yaml admin_port');
 
   const created = embedded ? await createDemoAccounts(accounts, config) : undefined;
   const existing = embedded && !created ? await findDemoAccounts(accounts, config) : undefined;

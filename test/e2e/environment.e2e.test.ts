@@ -1,4 +1,6 @@
-import { spawnProduct } from './product-process';
+import { createServer as createNetServer } from 'node:net';
+import type { Server } from 'node:net';
+import { configWithFreePorts, freePort, spawnProduct } from './product-process';
 
 // `npm start` with a variable of DESIGN §5 that cannot be right: it must not start on a default.
 describe('a wrong environment variable at start', () => {
@@ -25,4 +27,44 @@ describe('a wrong environment variable at start', () => {
     },
     60_000,
   );
+});
+
+// A port the product must take, taken by another process: one line naming the setting, no stack.
+describe('a port in use at start', () => {
+  let holder: Server;
+  let taken: number;
+  beforeAll(async () => {
+    taken = await freePort();
+    holder = createNetServer();
+    await new Promise<void>((r) => holder.listen(taken, '127.0.0.1', () => r()));
+  });
+  afterAll(() => new Promise<void>((r) => holder.close(() => r())));
+
+  const fatalOf = async (env: Record<string, string>): Promise<string[]> => {
+    const run = spawnProduct(env);
+    expect(await run.exited).toBe(1);
+    expect(run.output()).not.toContain('    at ');
+    return run
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"level":60'))
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
+  };
+
+  it('names PORT for the public port', async () => {
+    const msgs = await fatalOf({ PORT: String(taken), CONFIG_DIR: await configWithFreePorts() });
+    expect(msgs).toEqual([
+      `failed to start: port ${taken} (PORT, or gateway.yaml port) is in use by another process`,
+    ]);
+  }, 90_000);
+
+  it("names the upstream's url for a built-in upstream's port", async () => {
+    const configDir = await configWithFreePorts((docs) =>
+      docs.upstreams.setIn(['upstreams', 'directory', 'url'], `http://127.0.0.1:${taken}`),
+    );
+    const msgs = await fatalOf({ CONFIG_DIR: configDir, PORT: '0', ADMIN_PORT: '0' });
+    expect(msgs).toEqual([
+      `failed to start: 127.0.0.1:${taken} (upstreams.directory.url) is in use by another process`,
+    ]);
+  }, 90_000);
 });
