@@ -177,7 +177,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     embeddedSecret = true;
   }
   metrics.seedDatasets(config.datasets.values());
-  const health = new UpstreamHealth(() => config, metrics);
+  const health = new UpstreamHealth(() => config, metrics, logger);
   health.start();
   const adminApp = createAdminApp({
     config: () => config,

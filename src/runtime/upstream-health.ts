@@ -2,10 +2,12 @@ import type { RuntimeConfig } from '../config/compile-config';
 import type { GatewayMetrics } from '../observability/gateway-metrics';
 import { upstreamUrl } from '../config/upstreams-schema';
 import { httpGet } from '../util/http-get';
+import type { Logger } from '../util/logger';
 
 /**
  * Polls every upstream's /healthz; readiness and lookup_upstream_up read the last answers, so a
- * probe never waits on a slow upstream.
+ * probe never waits on a slow upstream. A change of state is logged once, naming the upstream (and
+ * why it is down): /readyz only says whether all are up.
  */
 export class UpstreamHealth {
   private readonly up = new Map<string, boolean>();
@@ -14,6 +16,7 @@ export class UpstreamHealth {
   constructor(
     private config: () => RuntimeConfig,
     private readonly metrics: GatewayMetrics,
+    private readonly logger?: Logger,
     private readonly intervalMs = 5000,
   ) {}
 
@@ -22,11 +25,17 @@ export class UpstreamHealth {
     await Promise.all(
       ups.map(async ([name, u]) => {
         let ok = false;
+        let why: string;
         try {
-          ok = (await httpGet(upstreamUrl(u.url, '/healthz'), Math.min(2000, u.timeout_ms))).ok;
-        } catch {
-          ok = false;
+          const r = await httpGet(upstreamUrl(u.url, '/healthz'), Math.min(2000, u.timeout_ms));
+          ok = r.ok;
+          why = `/healthz answered ${r.status}`;
+        } catch (err) {
+          why = (err as Error).message;
         }
+        const was = this.up.get(name);
+        if (!ok && was !== false) this.logger?.warn({ upstream: name, reason: why }, 'upstream down');
+        if (ok && was === false) this.logger?.info({ upstream: name }, 'upstream up again');
         this.up.set(name, ok);
         this.metrics.upstreamUp.set({ upstream: name }, ok ? 1 : 0);
       }),
