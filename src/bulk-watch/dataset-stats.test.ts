@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { compileConfig } from '../config/compile-config';
 import { loadRawConfig } from '../config/load-config';
 import { ManualClock } from '../util/clock';
-import { Writable } from 'node:stream';
-import { createLogger } from '../util/logger';
 import { DatasetStats, STATS_RETRY_MS } from './dataset-stats';
+import { capturedLog } from '../../test/support/captured-log';
 
 /** The product's config with every upstream at `url`. */
 function configAt(url: string) {
@@ -71,17 +70,11 @@ describe('dataset sizes for the bulk watch', () => {
       res.end(JSON.stringify(answer.body));
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l));
-        done();
-      },
-    });
+    const { logger: captured, lines: lines } = capturedLog();
     try {
       const config = configAt(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
       const clock = new ManualClock(Date.now());
-      const stats = new DatasetStats(() => config, clock, undefined, createLogger('info', sink));
+      const stats = new DatasetStats(() => config, clock, undefined, captured);
       expect(await stats.sizeNow('bailiff-offices')).toBeUndefined();
       for (let i = 0; i < 5; i++) expect(await stats.sizeNow('bailiff-offices')).toBeUndefined();
       expect(asked).toBe(1);

@@ -1,12 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { compileConfig } from '../config/compile-config';
 import { loadRawConfig } from '../config/load-config';
 import { createGatewayMetrics } from '../observability/gateway-metrics';
-import { createLogger } from '../util/logger';
 import { UpstreamHealth } from './upstream-health';
+import { capturedLog } from '../../test/support/captured-log';
 
 describe('upstream health', () => {
   it('logs a change of state once, naming the upstream and why it is down, and its return', async () => {
@@ -16,13 +15,7 @@ describe('upstream health', () => {
       res.end('{}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l));
-        done();
-      },
-    });
+    const { logger: captured, lines: lines } = capturedLog();
     try {
       const raw = loadRawConfig(join(__dirname, '..', '..', 'config'));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -31,7 +24,7 @@ describe('upstream health', () => {
       const health = new UpstreamHealth(
         () => config,
         createGatewayMetrics({ defaultMetrics: false }),
-        createLogger('info', sink),
+        captured,
       );
       const legal = () => lines.filter((l) => l.upstream === 'legal').map((l) => [l.msg, l.reason]);
       await health.pollOnce();

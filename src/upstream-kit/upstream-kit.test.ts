@@ -1,7 +1,6 @@
 import request from 'supertest';
 import type { Db } from '../db/db';
-import { Writable } from 'node:stream';
-import { createLogger, silentLogger } from '../util/logger';
+import { silentLogger } from '../util/logger';
 import { TEST_DATABASES } from '../../test/support/databases';
 import {
   createUpstreamApp,
@@ -13,6 +12,7 @@ import {
   parsePaging,
 } from './index';
 import type { DatasetSpec } from './index';
+import { capturedLog } from '../../test/support/captured-log';
 
 /** A dataset a new team might declare: two-segment path, typed filters, search over two columns. */
 const things: DatasetSpec = {
@@ -211,15 +211,9 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
     });
 
     it("logs each answer that is not a success, and each failure, under the gateway's request id", async () => {
-      const lines: Record<string, unknown>[] = [];
-      const sink = new Writable({
-        write(chunk: Buffer, _enc, done) {
-          for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l));
-          done();
-        },
-      });
+      const { logger: captured, lines: lines } = capturedLog();
       const broken: DatasetSpec = { ...things, path: 'broken', from: 'no_such_table t' };
-      const app = createUpstreamApp({ db, logger: createLogger('info', sink), datasets: [things, broken] });
+      const app = createUpstreamApp({ db, logger: captured, datasets: [things, broken] });
       await request(app).get('/catalogs/things/th_0001').set('x-request-id', 'req-ok');
       await request(app).get('/catalogs/things/th_9999').set('x-request-id', 'req-404');
       await request(app).get('/broken').set('x-request-id', 'req-500');

@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
-import { createLogger } from '../../util/logger';
+import { capturedLog } from '../../../test/support/captured-log';
 
 let h: Harness;
-const logged: Record<string, unknown>[] = [];
+let logged: Record<string, unknown>[] = [];
 beforeAll(async () => {
   // Relations open to every plan here, so a sub-resource meets each plan's field rules; answers
   // held at once bounded to the least the setting takes.
@@ -14,13 +13,9 @@ beforeAll(async () => {
     const legal = raw.datasets.datasets.find((d) => d.path === 'legal-documents')!;
     legal.subresources.relations!.min_plan = 'free';
   });
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) logged.push(JSON.parse(line));
-      done();
-    },
-  });
-  h.deps.logger = createLogger('info', sink);
+  const captured = capturedLog();
+  h.deps.logger = captured.logger;
+  logged = captured.lines;
 });
 afterAll(() => h.close());
 
