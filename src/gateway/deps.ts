@@ -1,6 +1,7 @@
 import type { AccountRepo } from '../accounts/account-repo';
 import type { KeyCache } from '../accounts/key-cache';
 import type { CreditLedger } from '../metering/credit-ledger';
+import type { DayRefusalMemo } from '../metering/day-refusal-memo';
 import type { MeterStore } from '../metering/meter-store';
 import type { GatewayMetrics } from '../observability/gateway-metrics';
 import type { Clock } from '../util/clock';
@@ -17,6 +18,8 @@ export interface GatewayDeps {
   keyCache: KeyCache;
   meter: MeterStore;
   credits: CreditLedger;
+  /** What a day refusal past the quota told each account in the last second (meter policy). */
+  dayRefusals: DayRefusalMemo;
   identity: IdentitySigner;
   /** Per-IP request counts, kept across config reloads. */
   ipWindow: IpWindow;

@@ -1,7 +1,7 @@
 import type { Clock } from '../util/clock';
 import { systemClock } from '../util/clock';
 import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import { REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
+import { REFUND_MARKER_TTL_S, distinctTtlSeconds, quotaShare, rejection } from './meter-store';
 import type { Windows } from './windows';
 
 export interface MemoryMeterStoreOptions {
@@ -80,7 +80,7 @@ export class MemoryMeterStore implements MeterStore {
     if (cost > 0 && usage.monthly + cost > limits.monthly) {
       if (!input.creditsAllowed) return reject('quota_exceeded', 'monthly', w.secondsToMonthEnd);
       source = 'credits';
-      fromQuota = Math.max(0, Math.min(cost, limits.monthly - usage.monthly));
+      fromQuota = quotaShare(cost, limits.monthly, usage.monthly);
     }
 
     if (windows) {

@@ -82,6 +82,13 @@ export interface ReserveResult {
   usage: Usage;
 }
 
+/**
+ * Of a call's cost, what the month's quota still pays (`monthlyUsed` of `monthly` taken); the rest
+ * are credit calls. The Lua reserve computes the same in its own language.
+ */
+export const quotaShare = (cost: number, monthly: number, monthlyUsed: number): number =>
+  Math.max(0, Math.min(cost, monthly - monthlyUsed));
+
 /** A reservation refused by `scope`: nothing counted, `usage` as it stood. */
 export function rejection(
   reason: RejectReason,

@@ -36,6 +36,7 @@ import { createBodyBudget } from '../gateway/proxy/body-budget';
 import { createIpWindow } from '../gateway/policies/ip-throttle';
 import { createConfigReloader } from './config-reloader';
 import { refundReports } from './refund-reports';
+import { createDayRefusalMemo } from '../metering/day-refusal-memo';
 
 export interface ProductOptions {
   configDir: string;
@@ -160,6 +161,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     credits,
     identity,
     ipWindow: createIpWindow(),
+    dayRefusals: createDayRefusalMemo(),
     upstreamMemory: createBodyBudget(config.raw.gateway.upstream_memory_mb * 2 ** 20),
     metrics,
     onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) => {

@@ -42,6 +42,7 @@ import { startStubUpstream } from '../support/stub-upstream';
 import { UNLIMITED_PLAN } from '../support/unlimited-plan';
 import { createBodyBudget } from '../../src/gateway/proxy/body-budget';
 import { createIpWindow } from '../../src/gateway/policies/ip-throttle';
+import { createDayRefusalMemo } from '../../src/metering/day-refusal-memo';
 
 interface DbCounts {
   queries: string[];
@@ -169,6 +170,7 @@ beforeAll(async () => {
     credits: new SqlCreditLedger(db),
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
     ipWindow: createIpWindow(),
+    dayRefusals: createDayRefusalMemo(),
     upstreamMemory: createBodyBudget(config.raw.gateway.upstream_memory_mb * 2 ** 20),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };

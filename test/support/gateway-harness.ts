@@ -26,6 +26,7 @@ import { silentLogger } from '../../src/util/logger';
 import { startStubUpstream } from './stub-upstream';
 import { createIpWindow } from '../../src/gateway/policies/ip-throttle';
 import { createBodyBudget } from '../../src/gateway/proxy/body-budget';
+import { createDayRefusalMemo } from '../../src/metering/day-refusal-memo';
 
 export const CONFIG_DIR = join(__dirname, '..', '..', 'config');
 
@@ -84,6 +85,7 @@ export async function startHarness(
     credits: new SqlCreditLedger(db),
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
     ipWindow: createIpWindow(),
+    dayRefusals: createDayRefusalMemo(),
     upstreamMemory: createBodyBudget(config.raw.gateway.upstream_memory_mb * 2 ** 20),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };

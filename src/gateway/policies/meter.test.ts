@@ -155,12 +155,22 @@ describe('meter: limits', () => {
       message: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',
       buy_credits_url: 'https://example.vn/billing/credits',
     });
-    // With a credit bought, the day's limit is what stands in the way: said as such.
+    // The balance is read once a second per account, not for each refused request.
+    const balance = jest.spyOn(h.deps.credits, 'balance');
+    try {
+      for (let i = 0; i < 3; i++)
+        expect((await get(acc.key, '/v1/legal-documents?q=luat')).body.quota).toBe(5);
+      expect(balance).not.toHaveBeenCalled();
+    } finally {
+      balance.mockRestore();
+    }
+    // With a credit bought, the day's limit is what stands in the way: said as such, within a second.
     await h.deps.credits.purchase(acc.id, 1, 'order-day-2');
+    h.clock.advance(1000);
     const daily = await get(acc.key, '/v1/legal-documents?q=luat');
     expect([daily.status, daily.body.quota, daily.body.buy_credits_url]).toEqual([429, 4, undefined]);
     expect(await h.deps.credits.balance(acc.id)).toBe(1);
-    h.clock.set(h.clock.now() - 2 * 86_400_000);
+    h.clock.set(h.clock.now() - 2 * 86_400_000 - 1000);
   });
 
   it('takes the last monthly call and one credit for a relations call (cost 2) with one call left', async () => {

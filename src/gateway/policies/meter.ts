@@ -1,6 +1,7 @@
 import { DatabaseUnavailableError } from '../../db/db';
 import { ApiError } from '../../errors/api-error';
-import { StoreUnavailableError, refundFor, usageAfterRefund } from '../../metering/meter-store';
+import { StoreUnavailableError, quotaShare, refundFor, usageAfterRefund } from '../../metering/meter-store';
+import type { DayRefusal } from '../../metering/day-refusal-memo';
 import type { ReserveInput, ReserveResult, Usage } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
 import type { Windows } from '../../metering/windows';
@@ -34,7 +35,10 @@ export async function payCredits(ctx: RequestContext, deps: GatewayDeps, urls: C
     if (err instanceof DatabaseUnavailableError && err.mayHaveRun) r.creditsSpent = true;
     throw err;
   }
-  if (!spend.ok) throw await creditsSpent(ctx, deps, urls);
+  if (!spend.ok) {
+    deps.dayRefusals.remember(ctx.principal!.account.id, 'credits', deps.clock.now());
+    throw await creditsSpent(ctx, deps, urls);
+  }
   r.creditsSpent = true;
   ctx.creditsLeft = spend.balance;
 }
@@ -93,20 +97,22 @@ function quotaExceeded(
  * also holds credit calls still in flight, which give their calls back if their spend fails: in a
  * burst on an account out of credits, most of the burst was told of a daily limit it had not used.
  */
-async function dayOrCredits(
-  input: ReserveInput,
-  usage: Usage,
-  deps: GatewayDeps,
-): Promise<'daily' | 'credits'> {
-  const { cost, limits } = input;
+async function dayOrCredits(input: ReserveInput, usage: Usage, deps: GatewayDeps): Promise<DayRefusal> {
+  const { cost, limits, accountId } = input;
   if (!input.creditsAllowed || usage.monthly + cost <= limits.monthly) return 'daily';
-  const creditCalls = cost - Math.max(0, Math.min(cost, limits.monthly - usage.monthly));
+  const now = deps.clock.now();
+  const known = deps.dayRefusals.known(accountId, now);
+  if (known !== undefined) return known;
+  const creditCalls = cost - quotaShare(cost, limits.monthly, usage.monthly);
+  let answer: DayRefusal;
   try {
-    return (await deps.credits.balance(input.accountId)) < creditCalls ? 'credits' : 'daily';
+    answer = (await deps.credits.balance(accountId)) < creditCalls ? 'credits' : 'daily';
   } catch {
     // The ledger unreachable: the day's limit is refusal enough, and true as counted.
-    return 'daily';
+    answer = 'daily';
   }
+  deps.dayRefusals.remember(accountId, answer, now);
+  return answer;
 }
 
 /**
