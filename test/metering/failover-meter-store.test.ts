@@ -198,6 +198,38 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     await closed.close();
   });
 
+  it('closed: a capped reserve Redis runs after a stall gives back nothing it did not take, and a charge run late is given back', async () => {
+    const { bare, store: closed } = await withoutClientTimeout('closed');
+    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
+    await waitForReady(blocker);
+    // Two calls counted, and the day's one full-text document opened.
+    const opening = (docId: string): ReserveInput => ({ ...input('acc_cap'), fullText: { docId, cap: 1 } });
+    expect(await closed.reserve(opening('ld:vb_1'))).toMatchObject({ ok: true, fullTextAdded: true });
+    expect(await closed.reserve(input('acc_cap'))).toMatchObject({ ok: true, usage: { daily: 2 } });
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '1');
+    await new Promise((r) => setTimeout(r, 50));
+    // A new document over the cap (only rate slots), and a charge (day and month, no rate slot).
+    const charge: ReserveInput = {
+      ...input('acc_cap'),
+      limits: { perSecond: 0, perMinute: 0, daily: 100, monthly: 100 },
+    };
+    const refused = await Promise.allSettled([closed.reserve(opening('ld:vb_2')), closed.reserve(charge)]);
+    expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    await sleeping;
+    const w = input('acc_cap').windows;
+    // The charge ran late and was given back (one refund marker); the capped reserve took no call
+    // to give back, and gave none.
+    await eventually(async () => (await redis.keys('f:{acc_cap}:rf:late-*')).length >= 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await redis.keys('f:{acc_cap}:rf:late-*')).toHaveLength(1);
+    expect(await redis.get(`f:{acc_cap}:d:${w.dayKey}`)).toBe('2');
+    expect(await redis.get(`f:{acc_cap}:mo:${w.monthKey}`)).toBe('2');
+    expect(await redis.smembers(`f:{acc_cap}:ft:${w.dayKey}`)).toEqual(['ld:vb_1']);
+    blocker.disconnect();
+    bare.disconnect();
+    await closed.close();
+  });
+
   it.each(['open', 'closed'] as const)(
     '%s: keeps a refund Redis cannot take for a call counted there, and gives it there once, when Redis answers',
     async (policy) => {
