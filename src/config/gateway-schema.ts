@@ -68,9 +68,9 @@ export const gatewayFileSchema = z
       .int()
       .min(16)
       .max(65_536)
-      .default(192)
+      .default(64)
       .describe(
-        'Upstream answers held in memory at once, all upstreams together, in MB; an answer that would pass it gets 503 search_unavailable instead of the process outgrowing its memory limit.',
+        "Upstream answers held in memory at once, all upstreams together, in MB of their bytes, each from its first byte until it has been reshaped (parsed, it takes 2-4 times that); an answer that would pass it gets 503 search_unavailable instead of the process outgrowing its memory limit.",
       ),
     max_url_length: z.number().int().min(256).max(65_536).default(4096).describe('Longer request targets get 422.'),
   })

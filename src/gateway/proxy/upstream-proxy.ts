@@ -18,6 +18,11 @@ import type { Admission, Startable } from './admission';
 export interface UpstreamReply {
   status: number;
   body: Buffer;
+  /**
+   * Gives the body's bytes back to the process's bound on answers held in memory: once the
+   * answer has been parsed and reshaped, which take several times its size while they run.
+   */
+  release(): void;
 }
 
 export interface ForwardRequest {
@@ -34,6 +39,8 @@ export interface UpstreamProxy {
   forward(fr: ForwardRequest): Promise<UpstreamReply>;
   close(): void;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** Bodies larger than this are a broken upstream, not a dataset answer. */
 const MAX_BODY = MAX_UPSTREAM_RESPONSE_BYTES;
@@ -55,8 +62,9 @@ interface Upstream {
  * One forwarded request, from the call to its answer: the promise's settlement, its place in the
  * connection queue, its deadline and undici's handler, in one object (no closures per request).
  */
-class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring {
-  private status = 502;
+class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, UpstreamReply {
+  status = 502;
+  body: Buffer = EMPTY;
   private size = 0;
   private readonly chunks: Buffer[] = [];
   private controller: Dispatcher.DispatchController | undefined = undefined;
@@ -136,12 +144,18 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring {
 
   onResponseEnd(): void {
     if (this.done) return;
-    this.over();
+    this.over(false);
     const chunks = this.chunks;
-    this.resolve({
-      status: this.status,
-      body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size),
-    });
+    this.body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size);
+    chunks.length = 0;
+    // The call is its own reply: no other object per request.
+    this.resolve(this);
+  }
+
+  /** Gives the body's bytes back to the bound, once (see UpstreamReply.release). */
+  release(): void {
+    this.up.memory.give(this.size);
+    this.size = 0;
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
@@ -150,15 +164,14 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring {
 
   private fail(err: Error): void {
     if (this.done) return;
-    this.over();
+    this.over(true);
     if (this.controller && !this.controller.aborted) this.controller.abort(err);
     this.reject(err);
   }
 
-  private over(): void {
+  private over(failed: boolean): void {
     this.done = true;
-    // The reply's buffer goes on to be parsed within the turn that resolves it.
-    this.up.memory.give(this.size);
+    if (failed) this.release();
     this.deadline.cancel();
     if (this.started) this.up.admission.release();
   }

@@ -90,75 +90,80 @@ export async function forwardAndShape(
     deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, (performance.now() - t0) / 1000);
   }
   ctx.upstreamStatus = reply.status;
-  if (reply.status === 404 || reply.status === 422) {
-    const err = upstreamError(reply.body);
-    // Only an id can be unknown, and only `404 {"code":"not_found"}` says so (DESIGN §4): a list's
-    // 404, or a 404 without that code (a path the upstream does not serve), is a server fault that
-    // must not count, not the caller's 404.
-    if (reply.status === 404) {
-      if (route!.kind !== 'list' && err.code === 'not_found') {
-        await countsWithoutDocument(ctx, deps, config);
-        throw new ApiError('not_found');
-      }
-      throw refused(ctx, deps, proxy.name, `404 ${err.code ?? 'without a code'} on a ${route!.kind} path`);
-    }
-    // Only `422 {"code":"invalid_request"}` blames the caller's parameters (DESIGN §4): any other
-    // 422 (a proxy's page, an error of its own) is the upstream's fault, not counted.
-    if (err.code !== 'invalid_request')
-      throw refused(
-        ctx,
-        deps,
-        proxy.name,
-        `422 ${err.code ?? 'without a code'}${err.param ? ` (${err.param})` : ''}`,
-      );
-    throw new ApiError('invalid_request', {
-      ...(err.message ? { message: err.message } : {}),
-      ...(err.param ? { param: err.param } : {}),
-    });
-  }
-  if (reply.status !== 200) throw refused(ctx, deps, proxy.name, `status ${reply.status}`);
-  let parsed: unknown;
+  // The answer's bytes count against upstream_memory_mb until it has been parsed and reshaped.
   try {
-    parsed = JSON.parse(reply.body.toString('utf8'));
-  } catch {
-    throw refused(ctx, deps, proxy.name, 'body is not JSON');
-  }
-  const r = ctx.reservation;
-  if (r?.input.fullText !== undefined) {
-    // No text, no full-text document: its record is served over the cap too, as a call like any other.
-    if (withoutFullText(parsed, route!.dataset!.fullTextField!))
-      await countsWithoutDocument(ctx, deps, config);
-    else if (r.result.fullTextBlocked) {
-      // The document exists and is new today, over the full-text cap: 429, and nothing was
-      // counted but the request's rate slots (an unknown id's 404 above is charged when it comes).
-      await refuseUnpayable(ctx, deps, config.raw.plans);
-      deps.metrics.quotaRejections.inc({ reason: 'full_text_limit' });
-      throw new ApiError('full_text_limit', {
-        quota: principal!.plan.full_text_daily,
-        reset_in_seconds: ctx.windows!.secondsToDayEnd,
-        retryAfter: ctx.windows!.secondsToDayEnd,
-        upgrade_url: config.raw.plans.upgrade_url,
+    if (reply.status === 404 || reply.status === 422) {
+      const err = upstreamError(reply.body);
+      // Only an id can be unknown, and only `404 {"code":"not_found"}` says so (DESIGN §4): a list's
+      // 404, or a 404 without that code (a path the upstream does not serve), is a server fault that
+      // must not count, not the caller's 404.
+      if (reply.status === 404) {
+        if (route!.kind !== 'list' && err.code === 'not_found') {
+          await countsWithoutDocument(ctx, deps, config);
+          throw new ApiError('not_found');
+        }
+        throw refused(ctx, deps, proxy.name, `404 ${err.code ?? 'without a code'} on a ${route!.kind} path`);
+      }
+      // Only `422 {"code":"invalid_request"}` blames the caller's parameters (DESIGN §4): any other
+      // 422 (a proxy's page, an error of its own) is the upstream's fault, not counted.
+      if (err.code !== 'invalid_request')
+        throw refused(
+          ctx,
+          deps,
+          proxy.name,
+          `422 ${err.code ?? 'without a code'}${err.param ? ` (${err.param})` : ''}`,
+        );
+      throw new ApiError('invalid_request', {
+        ...(err.message ? { message: err.message } : {}),
+        ...(err.param ? { param: err.param } : {}),
       });
     }
+    if (reply.status !== 200) throw refused(ctx, deps, proxy.name, `status ${reply.status}`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(reply.body.toString('utf8'));
+    } catch {
+      throw refused(ctx, deps, proxy.name, 'body is not JSON');
+    }
+    const r = ctx.reservation;
+    if (r?.input.fullText !== undefined) {
+      // No text, no full-text document: its record is served over the cap too, as a call like any other.
+      if (withoutFullText(parsed, route!.dataset!.fullTextField!))
+        await countsWithoutDocument(ctx, deps, config);
+      else if (r.result.fullTextBlocked) {
+        // The document exists and is new today, over the full-text cap: 429, and nothing was
+        // counted but the request's rate slots (an unknown id's 404 above is charged when it comes).
+        await refuseUnpayable(ctx, deps, config.raw.plans);
+        deps.metrics.quotaRejections.inc({ reason: 'full_text_limit' });
+        throw new ApiError('full_text_limit', {
+          quota: principal!.plan.full_text_daily,
+          reset_in_seconds: ctx.windows!.secondsToDayEnd,
+          retryAfter: ctx.windows!.secondsToDayEnd,
+          upgrade_url: config.raw.plans.upgrade_url,
+        });
+      }
+    }
+    let shaped;
+    try {
+      shaped = shapeBody(parsed, {
+        route: route!,
+        plan: principal!.plan,
+        page: ctx.page ?? 1,
+        perPage: ctx.perPage ?? config.raw.plans.default_per_page,
+        previewChars: config.raw.gateway.preview_chars,
+        upgradeUrl: config.raw.plans.upgrade_url,
+      });
+    } catch (err) {
+      if (err instanceof MalformedAnswer) throw refused(ctx, deps, proxy.name, err.message);
+      throw err;
+    }
+    if (shaped.mended)
+      deps.logger.warn(
+        { req_id: ctx.requestId, upstream: proxy.name, reason: shaped.mended },
+        'upstream answer mended',
+      );
+    return { status: 200, body: shaped.body, ids: shaped.ids };
+  } finally {
+    reply.release();
   }
-  let shaped;
-  try {
-    shaped = shapeBody(parsed, {
-      route: route!,
-      plan: principal!.plan,
-      page: ctx.page ?? 1,
-      perPage: ctx.perPage ?? config.raw.plans.default_per_page,
-      previewChars: config.raw.gateway.preview_chars,
-      upgradeUrl: config.raw.plans.upgrade_url,
-    });
-  } catch (err) {
-    if (err instanceof MalformedAnswer) throw refused(ctx, deps, proxy.name, err.message);
-    throw err;
-  }
-  if (shaped.mended)
-    deps.logger.warn(
-      { req_id: ctx.requestId, upstream: proxy.name, reason: shaped.mended },
-      'upstream answer mended',
-    );
-  return { status: 200, body: shaped.body, ids: shaped.ids };
 }
