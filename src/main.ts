@@ -16,7 +16,7 @@ import { createWorkerRestarts } from './runtime/worker-restarts';
 import { answerPings, createLivenessWatch } from './runtime/worker-liveness';
 import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
 import { remoteIdentityVerifier, upstreamAudience } from './upstream-kit/verify-identity';
-import { systemClock } from './util/clock';
+import { monotonicClock, systemClock } from './util/clock';
 import { batchedDestination, createLogger } from './util/logger';
 
 makeGlobalsPlain();
@@ -129,7 +129,7 @@ function startPrimary(workers: number): void {
     cluster,
     logger,
     restarts: createWorkerRestarts(systemClock),
-    liveness: createLivenessWatch(env.WORKER_LIVENESS_TIMEOUT_MS, { clock: systemClock, logger }),
+    liveness: createLivenessWatch(env.WORKER_LIVENESS_TIMEOUT_MS, { clock: monotonicClock, logger }),
     livenessTickMs: Math.ceil(env.WORKER_LIVENESS_TIMEOUT_MS / 4),
     exit: (code) => process.exit(code),
   });

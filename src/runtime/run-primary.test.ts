@@ -131,6 +131,22 @@ describe('the cluster primary', () => {
     expect(exits).toEqual([]);
   });
 
+  it('kills nobody on a tick that comes late because the primary itself was held, and goes on from there', () => {
+    const { cluster, liveness, clock, signals } = twoWorkerPrimary();
+    cluster.emit('message', cluster.workers![1], WORKER_READY);
+    liveness.tick();
+    // The primary held for a minute: its workers' answers are still queued behind this tick.
+    clock.advance(60_000);
+    liveness.tick();
+    expect(signals[1]).toEqual([]);
+    // Ticking again on time, the worker still silent past the timeout from then: killed.
+    for (let i = 0; i < 5; i++) {
+      clock.advance(5_000);
+      liveness.tick();
+    }
+    expect(signals[1]).toEqual(['SIGKILL']);
+  });
+
   it('does not hold a worker to the timeout before it said its start went through', () => {
     const { liveness, clock, signals } = twoWorkerPrimary();
     clock.advance(3_600_000);

@@ -26,7 +26,10 @@ export interface LivenessWatch {
   answered(worker: Worker): void;
   /** The worker has exited. */
   forget(workerId: number): void;
-  /** Pings every watched worker, and kills each one silent for longer than the timeout. */
+  /**
+   * Pings every watched worker, and kills each one silent for longer than the timeout. Called
+   * every quarter of the timeout, on a monotonic clock.
+   */
   tick(): void;
 }
 
@@ -39,6 +42,7 @@ export function createLivenessWatch(
   deps: { clock: Clock; logger: Logger },
 ): LivenessWatch {
   const heard = new Map<number, { worker: Worker; at: number }>();
+  let lastTick: number | undefined;
   return {
     watch: (worker) => void heard.set(worker.id, { worker, at: deps.clock.now() }),
     answered(worker) {
@@ -48,11 +52,16 @@ export function createLivenessWatch(
     forget: (workerId) => void heard.delete(workerId),
     tick() {
       const now = deps.clock.now();
+      // Ticks come every quarter of the timeout: one this late means the primary itself was held
+      // (its answers are still queued behind this timer), not that every worker went silent.
+      if (lastTick !== undefined && now - lastTick > timeoutMs / 2)
+        for (const e of heard.values()) e.at = now;
+      lastTick = now;
       for (const [id, { worker, at }] of heard) {
         if (now - at > timeoutMs) {
           heard.delete(id);
           deps.logger.error(
-            { pid: worker.process.pid, silent_ms: now - at, timeout_ms: timeoutMs },
+            { pid: worker.process.pid, silent_ms: Math.round(now - at), timeout_ms: timeoutMs },
             'gateway worker stopped answering; killing it so that another starts',
           );
           worker.process.kill('SIGKILL');

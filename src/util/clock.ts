@@ -6,6 +6,9 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** Milliseconds from an arbitrary start that never step back or jump with the wall clock (NTP, a VM resumed). */
+export const monotonicClock: Clock = { now: () => performance.now() };
+
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
   constructor(private current: number) {}
