@@ -31,7 +31,7 @@ export function legalRow(n: number): Record<string, unknown> {
 
 /**
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
- * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_shapeless → 200 without `data`,
+ * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_held → answers at release(), *_shapeless → 200 without `data`,
  * *_nocode → 404 with an HTML page (a path it does not serve), *_deep → a record nested deeper than
  * JSON.stringify goes, *_huge → a 17 MB record, *_notext → content_html null, *_blank → content_html of white space; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
  * an array as `data`; q=bad → 422 (with param), q=page422 → 422 with an HTML page, q=other422 → 422
@@ -42,8 +42,11 @@ export function legalRow(n: number): Record<string, unknown> {
 export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   url: string;
   seen: SeenRequest[];
+  /** Answers the requests for *_held ids made so far. */
+  release(): void;
   close(): Promise<void>;
 }> {
+  const held: (() => void)[] = [];
   const seen: SeenRequest[] = [];
   const app = express();
   app.use((req, _res, next) => {
@@ -116,6 +119,7 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
         },
       });
     if (id.endsWith('_slow')) setTimeout(send, 3000).unref();
+    else if (id.endsWith('_held')) held.push(send);
     else send();
   });
   const server: Server = createServer(app);
@@ -124,6 +128,9 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   return {
     url: `http://${host}:${port}`,
     seen,
+    release: () => {
+      for (const send of held.splice(0)) send();
+    },
     close: () =>
       new Promise<void>((r) => {
         server.close(() => r());
