@@ -5,6 +5,7 @@ import { compileConfig } from '../config/compile-config';
 import { loadRawConfig } from '../config/load-config';
 import { ManualClock } from '../util/clock';
 import { DatasetStats, STATS_RETRY_MS } from './dataset-stats';
+import { createGatewayMetrics } from '../observability/gateway-metrics';
 import { capturedLog } from '../../test/support/captured-log';
 
 /** The product's config with every upstream at `url`. */
@@ -70,14 +71,18 @@ describe('dataset sizes for the bulk watch', () => {
       res.end(JSON.stringify(answer.body));
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
-    const { logger: captured, lines: lines } = capturedLog();
+    const { logger: captured, lines } = capturedLog();
     try {
       const config = configAt(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
       const clock = new ManualClock(Date.now());
-      const stats = new DatasetStats(() => config, clock, undefined, captured);
+      const metrics = createGatewayMetrics({ defaultMetrics: false });
+      const unknown = async () =>
+        (await metrics.datasetSizeUnknown.get()).values.find((v) => v.labels.dataset === 'bailiff-offices')
+          ?.value;
+      const stats = new DatasetStats(() => config, clock, undefined, captured, metrics);
       expect(await stats.sizeNow('bailiff-offices')).toBeUndefined();
       for (let i = 0; i < 5; i++) expect(await stats.sizeNow('bailiff-offices')).toBeUndefined();
-      expect(asked).toBe(1);
+      expect([asked, await unknown()]).toEqual([1, 1]);
       expect(lines).toEqual([
         expect.objectContaining({
           dataset: 'bailiff-offices',
@@ -94,7 +99,7 @@ describe('dataset sizes for the bulk watch', () => {
       clock.advance(STATS_RETRY_MS);
       expect(await stats.sizeNow('bailiff-offices')).toBe(1234);
       expect(await stats.sizeNow('bailiff-offices')).toBe(1234);
-      expect(asked).toBe(3);
+      expect([asked, await unknown()]).toEqual([3, 0]);
     } finally {
       upstream.close();
     }

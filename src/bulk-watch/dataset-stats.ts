@@ -3,6 +3,7 @@ import type { Clock } from '../util/clock';
 import { upstreamUrl } from '../config/upstreams-schema';
 import { httpGet } from '../util/http-get';
 import type { Logger } from '../util/logger';
+import type { GatewayMetrics } from '../observability/gateway-metrics';
 
 /** After a failed read of a size, the next one waits this long: not one per watched call. */
 export const STATS_RETRY_MS = 30_000;
@@ -24,6 +25,7 @@ export class DatasetStats {
     /** The gateway's identity assertion for one upstream, by its name: one that verifies it answers nothing without. */
     private readonly authorization?: (upstream: string) => string | Promise<string>,
     private readonly logger?: Logger,
+    private readonly metrics?: Pick<GatewayMetrics, 'datasetSizeUnknown'>,
   ) {}
 
   /** The last known size; starts a refresh when it is missing or older than the refresh period. */
@@ -79,6 +81,7 @@ export class DatasetStats {
       if (r.ok && typeof total === 'number' && Number.isSafeInteger(total) && total >= 0) {
         this.sizes.set(path, { total, at: this.clock.now() });
         this.failedAt.delete(path);
+        this.metrics?.datasetSizeUnknown.set({ dataset: path }, 0);
         return total;
       }
       // unknown_endpoint: the upstream does not serve the dataset at all (a datasets.yaml entry
@@ -90,6 +93,8 @@ export class DatasetStats {
       reason = (err as Error).message;
     }
     this.failedAt.set(path, this.clock.now());
+    // A size known before stays in use (and the gauge at 0); none ever known: no lock on this dataset.
+    if (!this.sizes.has(path)) this.metrics?.datasetSizeUnknown.set({ dataset: path }, 1);
     this.logger?.warn(
       { dataset: path, upstream: ds.upstream, reason, last_known: this.sizes.get(path)?.total ?? null },
       "dataset size unknown: its upstream's /_stats did not give it",

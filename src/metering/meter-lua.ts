@@ -14,8 +14,8 @@ import { LuaScript } from './lua-script';
  * daily, monthly, fullText, creditCalls}, status and source as the codes below: a reply of integers
  * needs no decoding from bytes in the client (see LuaScript's `integerReply`). capped: the document
  * is new today and the full-text cap is reached: every check passed, but only the rate windows are
- * taken (see ReserveResult.fullTextBlocked). perSecond 0 (a charge, ReserveInput.charge): no rate
- * window is checked or taken. Past the monthly quota with credits allowed, the quota's last calls
+ * taken (see ReserveResult.fullTextBlocked). perSecond 0 (a charge: CompiledPlan.chargeLimits;
+ * a plan's own rates are at least 1): no rate window is checked or taken. Past the monthly quota with credits allowed, the quota's last calls
  * are taken and only the rest are credit calls.
  * A window key gets its TTL when it is born (its first increment), so TTLs never slide.
  */

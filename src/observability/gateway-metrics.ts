@@ -18,6 +18,8 @@ export interface GatewayMetrics {
   configReloadFailing: Gauge;
   keyCacheLookups: HotCounter<'result'>;
   bulkLocks: Counter<'dataset'>;
+  /** 1 while a dataset's size is unknown (its upstream's /_stats fails): the bulk watch locks nobody on it. */
+  datasetSizeUnknown: Gauge<'dataset'>;
   /** Refunds that could not be written: calls charged that should not have counted. */
   quotaRefundFailures: Counter;
   /** Starts the per-dataset series at 0, so a first event is an increase Prometheus can see. */
@@ -62,7 +64,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
     }),
     quotaReservations: new HotCounter({
       name: 'lookup_quota_reservations_total',
-      help: 'Quota reservations by result (quota, credits, rejected).',
+      help: 'Quota reservations by result (quota, credits, rejected; capped: a new document over the full-text cap, rate slots only, counted again by its source if charged).',
       labelNames: ['result'],
       ...r,
     }),
@@ -101,6 +103,13 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
       name: 'lookup_bulk_locks_total',
       help: 'Accounts locked for bulk extraction, by dataset.',
       labelNames: ['dataset'],
+      ...r,
+    }),
+    datasetSizeUnknown: new Gauge({
+      name: 'lookup_dataset_size_unknown',
+      help: "1 while a dataset's size is unknown (its upstream's /_stats fails): no account is locked for bulk extraction on it.",
+      labelNames: ['dataset'],
+      aggregator: 'max',
       ...r,
     }),
     configReloadFailing: new Gauge({

@@ -12,7 +12,7 @@ export class PortUnavailableError extends Error {
  */
 export function listen(server: Server, port: number, what: string, host?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
+    const refused = (err: NodeJS.ErrnoException): void => {
       if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL')
         reject(
           new PortUnavailableError(
@@ -24,8 +24,13 @@ export function listen(server: Server, port: number, what: string, host?: string
           ),
         );
       else reject(err);
-    });
-    const done = () => resolve((server.address() as AddressInfo).port);
+    };
+    server.once('error', refused);
+    // Listening, the server's later errors are its owner's: this listener would swallow the next.
+    const done = () => {
+      server.off('error', refused);
+      resolve((server.address() as AddressInfo).port);
+    };
     if (host === undefined) server.listen(port, done);
     else server.listen(port, host, done);
   });

@@ -147,6 +147,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       clock,
       (upstream) => identity.authorization(upstream, 'gateway', 'system'),
       logger,
+      metrics,
     ),
     clock,
     logger,

@@ -15,7 +15,7 @@ describe('upstream health', () => {
       res.end('{}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { logger: captured, lines: lines } = capturedLog();
+    const { logger: captured, lines } = capturedLog();
     try {
       const raw = loadRawConfig(join(__dirname, '..', '..', 'config'));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -211,7 +211,7 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
     });
 
     it("logs each answer that is not a success, and each failure, under the gateway's request id", async () => {
-      const { logger: captured, lines: lines } = capturedLog();
+      const { logger: captured, lines } = capturedLog();
       const broken: DatasetSpec = { ...things, path: 'broken', from: 'no_such_table t' };
       const app = createUpstreamApp({ db, logger: captured, datasets: [things, broken] });
       await request(app).get('/catalogs/things/th_0001').set('x-request-id', 'req-ok');

@@ -169,6 +169,7 @@ export const KNOWN_METRICS: Readonly<Record<string, readonly string[]>> = {
   lookup_quota_refund_failures_total: [],
   lookup_key_cache_lookups_total: ['result'],
   lookup_bulk_locks_total: ['dataset'],
+  lookup_dataset_size_unknown: ['dataset'],
   lookup_upstream_http_requests_total: ['dataset', 'status'],
 };
 const HISTOGRAMS = new Set([

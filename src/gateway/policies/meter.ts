@@ -156,6 +156,7 @@ export async function chargeCapped(ctx: RequestContext, deps: GatewayDeps, urls:
   r.input = input;
   r.settled = false;
   if (r.result.source === 'credits') await payCredits(ctx, deps, urls);
+  deps.metrics.quotaReservations.inc({ result: r.result.source });
 }
 
 /**
@@ -197,7 +198,8 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
       // neither the quota nor the balance other calls would draw.
       if (result.source === 'credits' && !result.fullTextBlocked)
         await payCredits(ctx, deps, config.raw.plans);
-      deps.metrics.quotaReservations.inc({ result: result.source });
+      // A capped reserve took only rate slots: counted as such here, and by its source if charged.
+      deps.metrics.quotaReservations.inc({ result: result.fullTextBlocked ? 'capped' : result.source });
       // An id that cannot exist is still a detail call for an unknown id: it counts (API reference, Limits).
       if (route.unknownId) throw new ApiError('not_found');
     },

@@ -26,6 +26,3 @@ export function createBodyBudget(maxBytes: number): BodyBudget {
     held: () => held,
   };
 }
-
-/** For a proxy on its own (tests, tools): no bound but the one per answer. */
-export const UNBOUNDED_BODY_BUDGET: BodyBudget = createBodyBudget(Number.POSITIVE_INFINITY);

@@ -11,7 +11,7 @@ import type { Defer } from '../../util/end-of-turn';
 import { createDeadlineQueue } from '../../util/deadline-queue';
 import type { Deadline, DeadlineQueue, Expiring } from '../../util/deadline-queue';
 import { createAdmission } from './admission';
-import { UNBOUNDED_BODY_BUDGET } from './body-budget';
+import { createBodyBudget } from './body-budget';
 import type { BodyBudget } from './body-budget';
 import type { Admission, Startable } from './admission';
 
@@ -189,7 +189,8 @@ export function createUpstreamProxy(
   name: string,
   cfg: UpstreamConfig,
   defer: Defer = runNow,
-  memory: BodyBudget = UNBOUNDED_BODY_BUDGET,
+  // On its own (tests, tools): no bound but the one per answer.
+  memory: BodyBudget = createBodyBudget(Number.POSITIVE_INFINITY),
 ): UpstreamProxy {
   const target = new URL(cfg.url);
   // One request per connection at a time (no pipelining): a slow answer never holds up another.
