@@ -19,6 +19,7 @@ beforeAll(async () => {
     raw.plans.plans.spent = smallPlan({ monthly_calls: 1, per_second: 3, extra_credits: true });
     raw.plans.plans.slow = smallPlan({ per_minute: 3, per_second: 2 });
     raw.plans.plans.onetext = smallPlan({ monthly_calls: 5, full_text_daily: 1 });
+    raw.plans.plans.burst = smallPlan({ monthly_calls: 2, daily_calls: 5, extra_credits: true });
     raw.plans.plans.textday = smallPlan({ monthly_calls: 5, daily_calls: 3, full_text_daily: 1 });
     // A call held by the stub (*_held) waits for the test, not for a deadline.
     raw.upstreams.upstreams.legal!.timeout_ms = 30_000;
@@ -173,6 +174,43 @@ describe('meter: limits', () => {
     expect([daily.status, daily.body.quota, daily.body.buy_credits_url]).toEqual([429, 4, undefined]);
     expect(await h.deps.credits.balance(acc.id)).toBe(1);
     h.clock.set(h.clock.now() - 2 * 86_400_000 - 1000);
+  });
+
+  it('tells a burst on an account with one credit left, past its quota, that the credits ran out, not the day', async () => {
+    const acc = await h.account('burst');
+    h.clock.advance(2 * 86_400_000);
+    for (let i = 0; i < 2; i++) expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    await h.deps.credits.purchase(acc.id, 1, 'order-burst');
+    // Three calls are left in the day: three credit calls reserve it while their spends are on
+    // their way (held here until the other seven are refused), and one of them gets the credit;
+    // the day itself was never used up.
+    const ledger = h.deps.credits;
+    const spend = ledger.spend.bind(ledger);
+    let refusedSoFar = 0;
+    const held = jest.spyOn(ledger, 'spend').mockImplementation(async (...args) => {
+      while (refusedSoFar < 7) await new Promise((r) => setTimeout(r, 10));
+      return spend(...args);
+    });
+    let answers;
+    try {
+      answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          get(acc.key, '/v1/legal-documents?q=luat').then((a) => {
+            if (a.status === 429) refusedSoFar++;
+            return a;
+          }),
+        ),
+      );
+    } finally {
+      held.mockRestore();
+    }
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => [a.status, a.body.quota, a.body.buy_credits_url])).toEqual(
+      Array(9).fill([429, 2, 'https://example.vn/billing/credits']),
+    );
+    expect((await me(acc.key)).quota).toMatchObject({ daily_used: 3, monthly_used: 2 });
+    h.clock.set(h.clock.now() - 2 * 86_400_000);
   });
 
   it('takes the last monthly call and one credit for a relations call (cost 2) with one call left', async () => {

@@ -26,17 +26,21 @@ type CreditUrls = Pick<RuntimeConfig['raw']['plans'], 'upgrade_url' | 'buy_credi
  */
 export async function payCredits(ctx: RequestContext, deps: GatewayDeps, urls: CreditUrls): Promise<void> {
   const r = ctx.reservation!;
+  const accountId = ctx.principal!.account.id;
   let spend;
+  deps.dayRefusals.spending(accountId, r.result.creditCalls);
   try {
-    spend = await deps.credits.spend(ctx.principal!.account.id, r.result.creditCalls, ctx.meterId);
+    spend = await deps.credits.spend(accountId, r.result.creditCalls, ctx.meterId);
   } catch (err) {
     // The database may have committed the spend and lost only its answer: settle gives back
     // whatever this request spent (nothing, if it spent nothing).
     if (err instanceof DatabaseUnavailableError && err.mayHaveRun) r.creditsSpent = true;
     throw err;
+  } finally {
+    deps.dayRefusals.spent(accountId, r.result.creditCalls);
   }
   if (!spend.ok) {
-    deps.dayRefusals.remember(ctx.principal!.account.id, 'credits', deps.clock.now());
+    deps.dayRefusals.remember(accountId, 'credits', deps.clock.now());
     throw await creditsSpent(ctx, deps, urls);
   }
   r.creditsSpent = true;
@@ -106,7 +110,8 @@ async function dayOrCredits(input: ReserveInput, usage: Usage, deps: GatewayDeps
   const creditCalls = cost - quotaShare(cost, limits.monthly, usage.monthly);
   let answer: DayRefusal;
   try {
-    answer = (await deps.credits.balance(accountId)) < creditCalls ? 'credits' : 'daily';
+    const balance = await deps.credits.balance(accountId);
+    answer = balance - deps.dayRefusals.inFlight(accountId) < creditCalls ? 'credits' : 'daily';
   } catch {
     // The ledger unreachable: the day's limit is refusal enough, and true as counted.
     answer = 'daily';
