@@ -8,7 +8,7 @@ import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
 import { readEnv } from './runtime/env-schema';
-import { PortUnavailableError } from './runtime/listen';
+import { PortUnavailableError, listen } from './runtime/listen';
 import { makeGlobalsPlain } from './runtime/plain-globals';
 import { COUNTERS_REACHED, WORKER_READY, runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
@@ -105,10 +105,8 @@ async function runUpstream(name: string): Promise<void> {
     : undefined;
   const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }), identity }));
   server.keepAliveTimeout = 65_000;
-  const port = env.PORT ?? 8080;
-  server.listen(port, () =>
-    logger.info({ upstream: name, port, verifies_identity: identity !== undefined }, 'upstream started'),
-  );
+  const port = await listen(server, env.PORT ?? 8080, 'PORT');
+  logger.info({ upstream: name, port, verifies_identity: identity !== undefined }, 'upstream started');
   exitAfterDrain({ upstream: name }, async () => {
     await drainServers([server], UPSTREAM_DRAIN_MS);
     await db.close();

@@ -60,10 +60,11 @@ export interface AdminKit {
 }
 
 /**
- * PostgreSQL text cannot hold NUL: an id with one names nothing that can exist, and asked for, it
- * failed the query (a 500).
+ * Text PostgreSQL keeps as sent: no NUL (an id with one names nothing that can exist, and asked
+ * for, it failed the query: a 500), no lone surrogate (written as U+FFFD, so two references that
+ * differ only there became one, and the second purchase read as a retry of the first).
  */
-export const canBeStored = (s: string): boolean => !s.includes('\u0000');
+export const canBeStored = (s: string): boolean => !s.includes('\u0000') && !/\p{Surrogate}/u.test(s);
 
 export function createAdminKit(deps: AdminDeps): AdminKit {
   const account = async (id: string): Promise<Account> => {

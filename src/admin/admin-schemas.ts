@@ -50,6 +50,10 @@ export const creditsBody = z
   .object({
     // The bounds before int(): past 2^53 zod names its own bound first, not the one that applies.
     amount: z.number().min(1).max(1_000_000_000).int(),
-    reference: z.string().min(1).max(200).refine(canBeStored, 'text without NUL characters'),
+    reference: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine(canBeStored, 'text without NUL characters or unpaired surrogates'),
   })
   .strict();

@@ -25,7 +25,8 @@ function auditLine(logger: Logger): express.RequestHandler {
           admin_subject: (res.locals.adminSubject as string | null | undefined) ?? null,
           method: req.method,
           path: req.originalUrl.split('?', 1)[0],
-          status: res.statusCode,
+          // A caller gone before the head was written got no status.
+          status: res.headersSent ? res.statusCode : null,
           completed: res.writableFinished,
           ms: Math.round((performance.now() - started) * 10) / 10,
         },

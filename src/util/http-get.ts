@@ -20,7 +20,10 @@ export function httpGet(
   maxBytes = 65_536,
   headers: Record<string, string> = {},
 ): Promise<GetReply> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve, rejectWith) => {
+    // The deadline's abort reads "The operation was aborted": said as what it is.
+    const reject = (err: Error): void =>
+      rejectWith(err.name === 'AbortError' ? new Error(`no answer within ${timeoutMs} ms`) : err);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     // A connection per call (agent: false): a socket kept between calls seconds apart would meet the
     // upstream's keep-alive timeout now and then, and a reset health check reads as an upstream down.

@@ -40,8 +40,8 @@ describe('a port in use at start', () => {
   });
   afterAll(() => new Promise<void>((r) => holder.close(() => r())));
 
-  const fatalOf = async (env: Record<string, string>): Promise<string[]> => {
-    const run = spawnProduct(env);
+  const fatalOf = async (env: Record<string, string>, args: string[] = []): Promise<string[]> => {
+    const run = spawnProduct(env, [], args);
     expect(await run.exited).toBe(1);
     expect(run.output()).not.toContain('    at ');
     return run
@@ -66,5 +66,10 @@ describe('a port in use at start', () => {
     expect(msgs).toEqual([
       `failed to start: 127.0.0.1:${taken} (upstreams.directory.url) is in use by another process`,
     ]);
+  }, 90_000);
+
+  it('names PORT for a built-in upstream run as its own process', async () => {
+    const msgs = await fatalOf({ PORT: String(taken) }, ['upstream', 'directory']);
+    expect(msgs).toEqual([`failed to start: port ${taken} (PORT) is in use by another process`]);
   }, 90_000);
 });

@@ -193,7 +193,16 @@ describe('every error code the gateway owns, through a real process', () => {
     const acc = await newAccount(p, 'starter');
     expect(
       await call('POST', `/admin/accounts/${acc.id}/credits`, '{"amount":5,"reference":"a\\u0000b"}'),
-    ).toEqual([422, 'reference: text without NUL characters']);
+    ).toEqual([422, 'reference: text without NUL characters or unpaired surrogates']);
+    // Two references differing only in a lone surrogate half would be stored as one.
+    expect(
+      await call('POST', `/admin/accounts/${acc.id}/credits`, '{"amount":5,"reference":"x\\ud800"}'),
+    ).toEqual([422, 'reference: text without NUL characters or unpaired surrogates']);
+    expect(
+      (
+        await call('POST', `/admin/accounts/${acc.id}/credits`, '{"amount":5,"reference":"x\\ud83d\\ude00"}')
+      )[0],
+    ).toBe(200);
     expect(await call('POST', '/admin/accounts', '{"email":')).toEqual([422, 'Nội dung JSON không hợp lệ.']);
     const big = JSON.stringify({ email: 'big@example.vn', plan: 'free', note: 'x'.repeat(2_000_000) });
     expect(await call('POST', '/admin/accounts', big)).toEqual([413, 'Nội dung yêu cầu vượt quá 64kb.']);
