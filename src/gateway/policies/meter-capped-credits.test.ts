@@ -10,6 +10,8 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness((raw) => {
     raw.plans.plans.capped = smallPlan({ monthly_calls: 1, full_text_daily: 1, extra_credits: true });
+    // A call held by the stub (*_held) waits for the test, not for a deadline.
+    raw.upstreams.upstreams.legal!.timeout_ms = 30_000;
   });
 });
 afterAll(() => h.close());
@@ -27,14 +29,15 @@ async function spentAccount(credits: number, order: string): Promise<{ id: strin
 describe('meter: a call over the full-text cap, paid by credits', () => {
   it('does not hold the credit another call draws while the capped call waits for the upstream', async () => {
     const acc = await spentAccount(1, 'capped-1');
-    const capped = get(acc.key, '/v1/legal-documents/vb_12_slow').then((r) => r);
-    const upstreamHas = () => h.stub.seen.some((s) => s.path.endsWith('vb_12_slow'));
+    const capped = get(acc.key, '/v1/legal-documents/vb_12_held').then((r) => r);
+    const upstreamHas = () => h.stub.seen.some((s) => s.path.endsWith('vb_12_held'));
     while (!upstreamHas()) await new Promise((r) => setTimeout(r, 20));
     const list = await get(acc.key, '/v1/legal-documents?q=luat');
     expect([list.status, list.body.code]).toEqual([200, undefined]);
-    // The harness gives up on the upstream before the stub's slow answer: a failure, not counted.
+    // Released, the document exists: over the cap, with no credit left to pay even the call.
+    h.stub.release();
     const late = await capped;
-    expect([late.status, late.body.code]).toEqual([503, 'search_unavailable']);
+    expect([late.status, late.body.code]).toEqual([429, 'quota_exceeded']);
     expect(await h.deps.credits.balance(acc.id)).toBe(0);
   });
 
