@@ -24,7 +24,8 @@ beforeAll(async () => {
   redis = createRedisClient(TEST_REDIS_URL, { commandTimeoutMs: 2000 });
   cluster = await startRedisCluster();
   clustered = connectRedis(cluster.url, { commandTimeoutMs: 2000 });
-  await Promise.all([waitForReady(redis), waitForReady(clustered)]);
+  // A cluster client is ready once it has met every node: slower on a machine busy with the suite.
+  await Promise.all([waitForReady(redis), waitForReady(clustered, 20_000)]);
 });
 afterAll(async () => {
   const keys = await redis.keys(`${RUN}*`);

@@ -22,7 +22,9 @@ async function redisPair(url: string): Promise<Pair & { clients: RedisClient[]; 
   const channel = `t${randomBytes(4).toString('hex')}:invalidate`;
   const errors: unknown[] = [];
   const clients = [connectRedis(url), connectRedis(url)];
-  await Promise.all(clients.map((c) => waitForReady(c)));
+  // A cluster client is ready once it has met every node: on a machine busy with the rest of the
+  // suite (parallel workers, processes started by e2e tests) that took over the default 5 s once.
+  await Promise.all(clients.map((c) => waitForReady(c, 20_000)));
   const [a, b] = clients.map(
     (publisher) => new RedisInvalidationBus({ publisher, channel, onError: (e) => errors.push(e) }),
   );
