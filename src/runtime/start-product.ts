@@ -32,11 +32,9 @@ import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
 import { listen } from './listen';
-import { createBodyBudget } from '../gateway/proxy/body-budget';
-import { createIpWindow } from '../gateway/policies/ip-throttle';
 import { createConfigReloader } from './config-reloader';
 import { refundReports } from './refund-reports';
-import { createDayRefusalMemo } from '../metering/day-refusal-memo';
+import { createProcessState } from '../gateway/process-state';
 
 export interface ProductOptions {
   configDir: string;
@@ -161,9 +159,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     meter: stores.meter,
     credits,
     identity,
-    ipWindow: createIpWindow(),
-    dayRefusals: createDayRefusalMemo(),
-    upstreamMemory: createBodyBudget(config.raw.gateway.upstream_memory_mb * 2 ** 20),
+    ...createProcessState(config),
     metrics,
     onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) => {
       void bulkWatch.record(accountId, dataset, ids, plan);

@@ -40,9 +40,7 @@ import { TEST_REDIS_URL } from '../support/databases';
 import { CONFIG_DIR } from '../support/gateway-harness';
 import { startStubUpstream } from '../support/stub-upstream';
 import { UNLIMITED_PLAN } from '../support/unlimited-plan';
-import { createBodyBudget } from '../../src/gateway/proxy/body-budget';
-import { createIpWindow } from '../../src/gateway/policies/ip-throttle';
-import { createDayRefusalMemo } from '../../src/metering/day-refusal-memo';
+import { createProcessState } from '../../src/gateway/process-state';
 
 interface DbCounts {
   queries: string[];
@@ -169,9 +167,7 @@ beforeAll(async () => {
     meter,
     credits: new SqlCreditLedger(db),
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
-    ipWindow: createIpWindow(),
-    dayRefusals: createDayRefusalMemo(),
-    upstreamMemory: createBodyBudget(config.raw.gateway.upstream_memory_mb * 2 ** 20),
+    ...createProcessState(config),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };
   bulkWatch = new BulkWatch({

@@ -24,9 +24,7 @@ import { createGatewayMetrics } from '../../src/observability/gateway-metrics';
 import { ManualClock } from '../../src/util/clock';
 import { silentLogger } from '../../src/util/logger';
 import { startStubUpstream } from './stub-upstream';
-import { createIpWindow } from '../../src/gateway/policies/ip-throttle';
-import { createBodyBudget } from '../../src/gateway/proxy/body-budget';
-import { createDayRefusalMemo } from '../../src/metering/day-refusal-memo';
+import { createProcessState } from '../../src/gateway/process-state';
 
 export const CONFIG_DIR = join(__dirname, '..', '..', 'config');
 
@@ -84,9 +82,7 @@ export async function startHarness(
     meter: meter ?? new MemoryMeterStore({ clock }),
     credits: new SqlCreditLedger(db),
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
-    ipWindow: createIpWindow(),
-    dayRefusals: createDayRefusalMemo(),
-    upstreamMemory: createBodyBudget(config.raw.gateway.upstream_memory_mb * 2 ** 20),
+    ...createProcessState(config),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };
   const bus = new InProcessInvalidationBus();
