@@ -2,6 +2,7 @@ import type { RuntimeConfig } from '../config/compile-config';
 import type { Clock } from '../util/clock';
 import { upstreamUrl } from '../config/upstreams-schema';
 import { httpGet } from '../util/http-get';
+import { parseJsonObject } from '../util/json-object';
 import type { Logger } from '../util/logger';
 import type { GatewayMetrics } from '../observability/gateway-metrics';
 
@@ -76,7 +77,7 @@ export class DatasetStats {
         undefined,
         headers,
       );
-      const body = parseOrUndefined(r.body);
+      const body = parseJsonObject(r.body);
       const total = body?.total;
       if (r.ok && typeof total === 'number' && Number.isSafeInteger(total) && total >= 0) {
         this.sizes.set(path, { total, at: this.clock.now() });
@@ -100,14 +101,5 @@ export class DatasetStats {
       "dataset size unknown: its upstream's /_stats did not give it",
     );
     return this.sizes.get(path)?.total;
-  }
-}
-
-function parseOrUndefined(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -9,6 +9,7 @@ import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { upstreamUnavailable } from '../proxy/upstream-unavailable';
 import { MalformedAnswer, shapeBody } from '../shaping/shape-body';
 import type { Outcome } from './finish';
+import { parseJsonObject } from '../../util/json-object';
 
 function upstreamPath(ctx: RequestContext): string {
   const route = ctx.route!;
@@ -20,14 +21,11 @@ function upstreamPath(ctx: RequestContext): string {
 
 /** The code, message and param of an upstream's error body (DESIGN §4), as far as they are strings. */
 function upstreamError(body: Buffer): { code?: string; message?: string; param?: string } {
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-    const str = (v: unknown, max: number): string | undefined =>
-      typeof v === 'string' && v !== '' ? v.slice(0, max) : undefined;
-    return { code: str(parsed.code, 64), message: str(parsed.message, 300), param: str(parsed.param, 64) };
-  } catch {
-    return {};
-  }
+  const parsed = parseJsonObject(body.toString('utf8'));
+  if (parsed === undefined) return {};
+  const str = (v: unknown, max: number): string | undefined =>
+    typeof v === 'string' && v !== '' ? v.slice(0, max) : undefined;
+  return { code: str(parsed.code, 64), message: str(parsed.message, 300), param: str(parsed.param, 64) };
 }
 
 /** A detail answer whose record has no full text to open: the field null, missing or blank. */
