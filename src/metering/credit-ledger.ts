@@ -58,6 +58,7 @@ export class SqlCreditLedger implements CreditLedger {
       key: (r) => `${r.accountId} ${r.requestId}`,
       run: (r) => this.giveBack(r),
       transient: (err) => err instanceof DatabaseUnavailableError,
+      onKept: opts.onRefundKept,
       onLost: opts.onRefundLost,
     });
   }
@@ -151,7 +152,7 @@ export class SqlCreditLedger implements CreditLedger {
       await this.giveBack(ref);
     } catch (err) {
       if (!(err instanceof DatabaseUnavailableError)) throw err;
-      if (this.kept.keep(ref, err)) this.opts.onRefundKept?.(ref, err);
+      this.kept.keep(ref, err);
     }
   }
 

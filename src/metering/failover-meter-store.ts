@@ -60,6 +60,7 @@ export class FailoverMeterStore implements MeterStore {
       key: (r) => r.requestId,
       run: (r) => opts.primary.refund(r),
       transient: isUnavailableError,
+      onKept: opts.onRefundKept,
       onLost: opts.onRefundLost,
       // Past the refund's idempotence marker (REFUND_MARKER_TTL_S), a replay could give twice.
       maxAgeMs: (REFUND_MARKER_TTL_S - 60) * 1000,
@@ -89,7 +90,7 @@ export class FailoverMeterStore implements MeterStore {
     if (!input.shared) return this.run((s) => s.refund(input));
     return this.opts.primary.refund(input).catch((err: unknown) => {
       if (!isUnavailableError(err)) throw err;
-      if (this.kept.keep(input, err)) this.opts.onRefundKept?.(input, err);
+      this.kept.keep(input, err);
       return { applied: false };
     });
   }

@@ -6,6 +6,8 @@ export interface RetryKeeperOptions<T> {
   run: (item: T) => Promise<unknown>;
   /** A failure worth retrying (the store unreachable), rather than one that will never pass. */
   transient: (err: unknown) => boolean;
+  /** An item kept (it will be run again). */
+  onKept?: (item: T, cause: unknown) => void;
   /** An item given up: the keeper is full, or its run failed for good. */
   onLost?: (item: T, cause: unknown) => void;
   /** At most this many kept; default 10,000. */
@@ -21,7 +23,7 @@ export interface RetryKeeperOptions<T> {
 
 /** Items kept for a store that could not take them, run again later in the order they came. */
 export interface RetryKeeper<T> {
-  /** False when it could not be kept (full): it was given up, and onLost told. */
+  /** Keeps the item (onKept told); false when it cannot (full, closed): given up, onLost told. */
   keep(item: T, cause: unknown): boolean;
   /** Runs what is kept now (e.g. the store said it is back); a wait for the next try otherwise. */
   retry(): Promise<void>;
@@ -91,6 +93,7 @@ export function createRetryKeeper<T>(opts: RetryKeeperOptions<T>): RetryKeeper<T
         return false;
       }
       kept.set(k, { item, at: kept.get(k)?.at ?? now() });
+      opts.onKept?.(item, cause);
       schedule();
       return true;
     },
