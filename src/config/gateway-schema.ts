@@ -26,7 +26,7 @@ export const gatewayFileSchema = z
       .describe(
         "Each wait of the gateway's on the database (a connection; a statement of a key lookup, a credit spend, the admin API) fails after this: 503 service_unavailable (read at start).",
       ),
-    preview_chars: z.number().int().min(0).max(100_000).default(800).describe('Text length of the content_html preview.'),
+    preview_chars: z.number().int().min(0).max(100_000).default(800).describe('Most characters of text in a preview (content_html for Free); a shorter text shows its first half.'),
     bulk_watch: z
       .object({
         window_days: z.number().int().min(1).max(366).default(30).describe('Days of distinct ids counted per account.'),

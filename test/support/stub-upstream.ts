@@ -17,6 +17,9 @@ export const LONG_HTML =
       `<p>Điều ${i + 1}. Phạm vi điều chỉnh của văn bản về đất đai, <b>khoản ${i + 1}</b> áp dụng cho mọi tổ chức.</p>`,
   ).join('');
 
+/** A full text with nothing to read: empty paragraphs, a no-break space, a script. */
+const TAGS_ONLY = '<div class="noi-dung"><p> </p>\n<p>&nbsp;</p><br><script>var x = 1;</script></div>';
+
 /** One legal-documents list row as an upstream returns it. */
 export function legalRow(n: number): Record<string, unknown> {
   return {
@@ -33,7 +36,7 @@ export function legalRow(n: number): Record<string, unknown> {
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
  * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_held → answers at release(), *_shapeless → 200 without `data`,
  * *_nocode → 404 with an HTML page (a path it does not serve), *_deep → a record nested deeper than
- * JSON.stringify goes, *_huge → a 17 MB record, *_notext → content_html null, *_blank → content_html of white space; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
+ * JSON.stringify goes, *_huge → a 17 MB record, *_notext → content_html null, *_blank → content_html of white space, *_tagsonly → content_html of tags, blanks and a script only; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
  * an array as `data`; q=bad → 422 (with param), q=page422 → 422 with an HTML page, q=other422 → 422
  * with another code, q=bad400 → 400 (outside the contract), q=junkrows → rows that are not objects, q=boom → 500, q=gone → 404 (a list the upstream
  * does not serve), q=garbage → 200 not JSON, q=shapeless → 200 JSON without `data` and `total`,
@@ -112,7 +115,13 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
           ...legalRow(Number(id.replace(/\D/g, '')) || 7),
           id,
           signer: 'Nguyễn Văn A',
-          content_html: id.endsWith('_notext') ? null : id.endsWith('_blank') ? ' \n ' : LONG_HTML,
+          content_html: id.endsWith('_notext')
+            ? null
+            : id.endsWith('_blank')
+              ? ' \n '
+              : id.endsWith('_tagsonly')
+                ? TAGS_ONLY
+                : LONG_HTML,
           content_en_html: '<p>English</p>',
           replaced_by: [],
           replaces: [],

@@ -357,6 +357,7 @@ describe('meter: full text', () => {
     const none = await get(key, '/v1/legal-documents/vb_21_notext');
     expect([none.status, none.body.data.content_html]).toEqual([200, null]);
     expect((await get(key, '/v1/legal-documents/vb_22_blank')).status).toBe(200);
+    expect((await get(key, '/v1/legal-documents/vb_24_tagsonly')).status).toBe(200);
     expect((await me(key)).quota.full_text_used_today).toBe(0);
     expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
     expect((await get(key, '/v1/legal-documents/vb_12')).body.code).toBe('full_text_limit');
@@ -364,9 +365,9 @@ describe('meter: full text', () => {
     expect([overCap.status, overCap.body.data.id, overCap.headers['x-quota-remaining']]).toEqual([
       200,
       'vb_23_notext',
-      '1',
+      '0',
     ]);
     const m = await me(key);
-    expect([m.quota.monthly_used, m.quota.full_text_used_today]).toEqual([4, 1]);
+    expect([m.quota.monthly_used, m.quota.full_text_used_today]).toEqual([5, 1]);
   });
 });

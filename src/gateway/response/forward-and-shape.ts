@@ -8,6 +8,7 @@ import { chargeCapped, refuseUnpayable } from '../policies/meter';
 import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { upstreamUnavailable } from '../proxy/upstream-unavailable';
 import { MalformedAnswer, shapeBody } from '../shaping/shape-body';
+import { htmlHasText } from '../shaping/html-preview';
 import type { Outcome } from './finish';
 import { parseJsonObject } from '../../util/json-object';
 
@@ -28,13 +29,13 @@ function upstreamError(body: Buffer): { code?: string; message?: string; param?:
   return { code: str(parsed.code, 64), message: str(parsed.message, 300), param: str(parsed.param, 64) };
 }
 
-/** A detail answer whose record has no full text to open: the field null, missing or blank. */
+/** A detail answer whose record has no full text to open: the field null, missing, or without text. */
 function withoutFullText(body: unknown, field: string): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const data = (body as { data?: unknown }).data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
   const text = (data as Record<string, unknown>)[field];
-  return text === null || text === undefined || (typeof text === 'string' && text.trim() === '');
+  return text === null || text === undefined || (typeof text === 'string' && !htmlHasText(text));
 }
 
 /**

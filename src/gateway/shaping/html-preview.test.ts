@@ -1,5 +1,5 @@
 import { parseDocument } from 'htmlparser2';
-import { htmlPreview } from './html-preview';
+import { htmlHasText, htmlPreview } from './html-preview';
 
 const textOf = (html: string): string => {
   const doc = parseDocument(html);
@@ -9,8 +9,18 @@ const textOf = (html: string): string => {
 };
 
 describe('htmlPreview', () => {
-  it('keeps a short document whole', () => {
-    expect(htmlPreview('<p>Điều 1. <b>Phạm vi</b></p>', 800)).toBe('<p>Điều 1. <b>Phạm vi</b></p>');
+  it('never shows the whole of a document whose text fits in the limit, but its first half', () => {
+    expect(htmlPreview('<p>Điều 1. <b>Phạm vi</b></p>', 800)).toBe('<p>Điều 1.…</p>');
+    expect(htmlPreview('<p>Một hai</p>', 7)).toBe('<p>Một…</p>');
+    expect(htmlPreview('<p>A</p>', 800)).toBe('<p>…</p>');
+  });
+
+  it('cuts a document one character longer than the limit at the limit', () => {
+    expect(htmlPreview('<p>Một hai</p>', 6)).toBe('<p>Một ha…</p>');
+  });
+
+  it('leaves a document without text as it is', () => {
+    expect(htmlPreview('<p></p><br>', 800)).toBe('<p></p><br>');
   });
 
   it('cuts the text at the limit and closes every open tag in order', () => {
@@ -26,15 +36,30 @@ describe('htmlPreview', () => {
 
   it('drops scripts and event handlers from the preview', () => {
     const out = htmlPreview(
-      '<p onclick="x()">Hi<script>alert(1)</script> there</p><a href="javascript:x">y</a>',
-      100,
+      '<p onclick="x()">Hi<script>alert(1)</script> there</p><a href="javascript:x">y</a><p>và phần còn lại</p>',
+      9,
     );
-    expect(out).toBe('<p>Hi there</p><a>y</a>');
+    expect(out).toBe('<p>Hi there</p><a>y</a><p>…</p>');
   });
 
   it('handles void elements and unclosed tags', () => {
-    expect(htmlPreview('<p>Dòng 1<br>Dòng 2<img src="a.png"><p>Dòng 3', 100)).toBe(
-      '<p>Dòng 1<br>Dòng 2<img src="a.png"></p><p>Dòng 3</p>',
+    expect(htmlPreview('<p>Dòng 1<br>Dòng 2<img src="a.png"><p>Dòng 3', 17)).toBe(
+      '<p>Dòng 1<br>Dòng 2<img src="a.png"></p><p>Dòng…</p>',
     );
+  });
+});
+
+describe('htmlHasText', () => {
+  it('finds text in a document, however deep and late', () => {
+    expect(htmlHasText('<div><p> </p><p><b>Điều 1</b></p></div>')).toBe(true);
+    expect(htmlHasText('Văn bản không có thẻ')).toBe(true);
+    expect(htmlHasText('<p>&amp;</p>')).toBe(true);
+  });
+
+  it('finds none in tags, white space, no-break spaces, scripts and styles only', () => {
+    expect(htmlHasText('')).toBe(false);
+    expect(htmlHasText('<p> </p>\n<p>&nbsp;</p><br><hr>')).toBe(false);
+    expect(htmlHasText('<script>var a = "text";</script><style>p { color: red }</style>')).toBe(false);
+    expect(htmlHasText('<!-- ghi chú --><p></p>')).toBe(false);
   });
 });
