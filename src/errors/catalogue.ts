@@ -37,10 +37,12 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
 /**
  * Headers a code always carries: a 401 names the scheme that would succeed (RFC 9110 §15.5.2 makes
- * WWW-Authenticate mandatory on 401; both the public API and the admin API take a Bearer token).
+ * WWW-Authenticate mandatory on 401; both the public API and the admin API take a Bearer token),
+ * and a 405 the methods there are (§15.5.6 makes Allow mandatory; the public API has only GET).
  */
 export const ERROR_HEADERS: Partial<Record<ErrorCode, Readonly<Record<string, string>>>> = {
   unauthorized: { 'WWW-Authenticate': 'Bearer' },
+  method_not_allowed: { Allow: 'GET' },
 };
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];

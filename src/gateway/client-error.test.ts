@@ -11,10 +11,15 @@ beforeAll(async () => {
   server = answerClientErrors(
     createServer(
       { connectionsCheckingInterval: 50, headersTimeout: 200, requestTimeout: 300 },
-      (_req, res) => {
-        res
-          .writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 16 })
-          .end('{"success":true}');
+      (req, res) => {
+        // /slow/… stands for a request still waiting on its upstream when the next bytes come.
+        const body = JSON.stringify({ success: true, url: req.url });
+        const answer = () =>
+          res
+            .writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
+            .end(body);
+        if (req.url?.startsWith('/slow/')) setTimeout(answer, 150);
+        else answer();
       },
     ),
   );
@@ -46,13 +51,28 @@ interface Parsed {
   body: unknown;
 }
 
+/** Every response on a connection, in the order they came (each framed by its Content-Length). */
+function parseAll(raw: string): Parsed[] {
+  const out: Parsed[] = [];
+  let rest = Buffer.from(raw);
+  while (rest.length > 0) {
+    const end = rest.indexOf('\r\n\r\n');
+    const [statusLine, ...lines] = rest.subarray(0, end).toString().split('\r\n');
+    const headers = new Map(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
+    const length = Number(headers.get('content-length'));
+    const body = rest.subarray(end + 4, end + 4 + length).toString();
+    out.push({ status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) });
+    rest = rest.subarray(end + 4 + length);
+  }
+  return out;
+}
+
 function parse(raw: string): Parsed {
-  const [head, body] = [raw.slice(0, raw.indexOf('\r\n\r\n')), raw.slice(raw.indexOf('\r\n\r\n') + 4)];
-  const [statusLine, ...lines] = head.split('\r\n');
-  const headers = new Map(
-    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
-  );
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
+  const all = parseAll(raw);
+  expect(all).toHaveLength(1);
+  return all[0]!;
 }
 
 function expectEnvelope(res: Parsed, message: string): void {
@@ -92,6 +112,53 @@ describe('requests the HTTP parser rejects', () => {
   it('a request target with a space in it gets the same answer', async () => {
     const res = parse(await exchange('GET /v1/legal documents HTTP/1.1\r\nHost: x\r\n\r\n'));
     expectEnvelope(res, 'Yêu cầu HTTP không đúng định dạng.');
+  });
+
+  it('requests accepted before a malformed one on the connection are answered first, in order, and the 422 last', async () => {
+    const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const raw =
+      get('/slow/1') +
+      get('/slow/2') +
+      `GET /v1/me HTTP/1.1\r\nHost: x\r\nX-Foo: ${'b'.repeat(17_000)}\r\n\r\n`;
+    const [first, second, last, ...more] = parseAll(await exchange(raw));
+    expect([first?.status, first?.body, second?.status, second?.body, more]).toEqual([
+      200,
+      { success: true, url: '/slow/1' },
+      200,
+      { success: true, url: '/slow/2' },
+      [],
+    ]);
+    expectEnvelope(last!, 'URL hoặc tiêu đề HTTP quá dài.');
+  });
+
+  it('a request whose body framing fails after its head was accepted gets its answer, then the 422', async () => {
+    const raw = 'GET /slow/te HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n\r\n';
+    const [answer, refusal, ...more] = parseAll(await exchange(raw));
+    expect([answer?.status, answer?.body, more]).toEqual([200, { success: true, url: '/slow/te' }, []]);
+    expectEnvelope(refusal!, 'Yêu cầu HTTP không đúng định dạng.');
+  });
+
+  it('an Expect other than 100-continue is served as any request, not answered with a bare 417', async () => {
+    const res = parse(
+      await exchange('GET /v1/me HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n'),
+    );
+    expect([res.status, res.body]).toEqual([200, { success: true, url: '/v1/me' }]);
+  });
+
+  it('CONNECT gets 405 method_not_allowed in the envelope, as every method but GET', async () => {
+    const res = parse(await exchange('CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n'));
+    expect([
+      res.status,
+      res.body,
+      res.headers.get('allow'),
+      res.headers.get('x-content-type-options'),
+    ]).toEqual([
+      405,
+      { success: false, code: 'method_not_allowed', message: 'Chỉ hỗ trợ phương thức GET.' },
+      'GET',
+      'nosniff',
+    ]);
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('a request that never finishes its headers is closed without an answer', async () => {

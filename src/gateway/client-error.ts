@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors/api-error';
 import { errorBody } from '../errors/render-error';
@@ -8,49 +8,85 @@ import { JSON_TYPE } from './response/finish';
 
 /**
  * Why this exists: a request node's HTTP parser rejects (a request line or header over
- * `maxHeaderSize`, a header line without a colon, a target with a space in it) never reaches the
- * app, and node answers it with a bare `400` or `431` and no body. The reference promises the
- * envelope and an `X-Request-Id` on every response, so these get them too: `422 invalid_request`,
- * as a URL over the configured length already does, and the connection is closed (the parser
- * cannot find where the next request would begin).
+ * `maxHeaderSize`, a header line without a colon, a target with a space in it, body framing it
+ * cannot follow) never reaches the app, and node answers it with a bare `400` or `431` and no body.
+ * The reference promises the envelope and an `X-Request-Id` on every response, so these get them
+ * too: `422 invalid_request`, as a URL over the configured length already does, and the connection
+ * is closed (the parser cannot find where the next request would begin).
+ *
+ * The requests the parser did accept on that connection before (pipelined, or the same request
+ * whose body framing failed after its head) are answered first, in order: they were served and
+ * counted, so their answers must reach the caller, and the 422 comes last.
  *
  * A request that did not arrive in time (`requestTimeout`, `headersTimeout`) is closed without an
  * answer, as nginx does: nothing was asked.
+ *
+ * Two more things node answers by itself, without the envelope: an `Expect` other than
+ * `100-continue` (a bare 417; RFC 9110 lets a server ignore it, so the request is served as any
+ * other), and `CONNECT` (the socket closed without a word; it gets the 405 every other method gets).
  */
 export function answerClientErrors(server: Server): Server {
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+  const answering = new WeakSet<Duplex>();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: SocketWithMessage) => {
+    // The parser stays failed: each later chunk on the connection reports the error again.
+    if (answering.has(socket)) return;
     if (!canAnswer(err, socket)) {
       socket.destroy();
       return;
     }
-    socket.end(clientErrorResponse(err.code), () => socket.destroy());
+    answering.add(socket);
+    afterInFlight(socket, () => endWith(socket, parserError(err.code)));
   });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    server.emit('request', req, res),
+  );
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    endWith(socket, new ApiError('method_not_allowed')),
+  );
   return server;
 }
 
-interface SocketWithMessage extends Duplex {
-  /** The response in flight on this connection, if any (node's own field). */
-  _httpMessage?: { headersSent?: boolean } | null;
+interface InFlight {
+  once(event: 'close', listener: () => void): unknown;
 }
 
-function canAnswer(err: NodeJS.ErrnoException, socket: SocketWithMessage): boolean {
-  if (err.code === 'ECONNRESET' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) return false;
-  // A response already started on this connection cannot be followed by another one.
-  return !socket._httpMessage?.headersSent;
+interface SocketWithMessage extends Duplex {
+  /** The response in flight on this connection, if any (node's own field; the next pipelined one
+   * is given the connection when it finishes, before its `close`). */
+  _httpMessage?: InFlight | null;
+}
+
+function canAnswer(err: NodeJS.ErrnoException, socket: Duplex): boolean {
+  return err.code !== 'ECONNRESET' && err.code !== 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable;
+}
+
+function afterInFlight(socket: SocketWithMessage, then: () => void): void {
+  const res = socket._httpMessage;
+  if (!res) then();
+  else res.once('close', () => afterInFlight(socket, then));
+}
+
+function endWith(socket: Duplex, err: ApiError): void {
+  if (!socket.writable) socket.destroy();
+  else socket.end(rawErrorResponse(err), () => socket.destroy());
 }
 
 const TOO_LONG = 'URL hoặc tiêu đề HTTP quá dài.';
 const MALFORMED = 'Yêu cầu HTTP không đúng định dạng.';
 
-/** The whole HTTP response, head and envelope, for a request the parser rejected. */
-export function clientErrorResponse(parserCode: string | undefined): string {
+function parserError(parserCode: string | undefined): ApiError {
   const tooLong = parserCode === 'HPE_HEADER_OVERFLOW' || parserCode === 'HPE_CHUNK_EXTENSIONS_OVERFLOW';
-  const err = new ApiError('invalid_request', { message: tooLong ? TOO_LONG : MALFORMED });
+  return new ApiError('invalid_request', { message: tooLong ? TOO_LONG : MALFORMED });
+}
+
+/** The whole HTTP response, head and envelope, written on a connection the app never saw. */
+function rawErrorResponse(err: ApiError): string {
   const body = JSON.stringify(errorBody(err));
   return [
     `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? ''}`,
     `Content-Type: ${JSON_TYPE}`,
     `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(err.extras.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
     `X-Request-Id: ${randomUUID()}`,
     'X-Content-Type-Options: nosniff',
     'Connection: close',

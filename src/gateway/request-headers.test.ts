@@ -4,7 +4,8 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { readGatewayHeaders } from './request-headers';
 
-// Held to node's own req.headers on real requests, so the rules for repeated names cannot drift.
+// Held to node's own req.headers on real requests (Authorization: req.headersDistinct joined), so
+// the rules for repeated names cannot drift.
 let server: Server;
 let port: number;
 let seen: (req: IncomingMessage) => void = () => undefined;
@@ -34,7 +35,9 @@ function asNodeReadsThem(req: IncomingMessage) {
   const one = (name: string) => req.headers[name] as string | undefined;
   return {
     requestId: one('x-request-id'),
-    authorization: one('authorization'),
+    // Authorization on several lines is joined as the X- names are (node keeps the first): two keys
+    // on one request are refused, not the first charged.
+    authorization: req.headersDistinct.authorization?.join(', '),
     apiKey: one('x-api-key'),
     forwardedFor: one('x-forwarded-for'),
     host: one('host'),

@@ -10,8 +10,9 @@ export interface GatewayHeaders {
 /**
  * The headers the gateway reads, in one pass over `rawHeaders` (name, value, name, value…).
  * Newer Node builds `req.headers` only when it is first read, for every header sent; the gateway
- * needs five. Repeated names get what `req.headers` would give them: Authorization and Host keep
- * their first value, the X- names are joined with ", ".
+ * needs five. Repeated names get what `req.headers` would give them, but for Authorization: Host
+ * keeps its first value, the X- names are joined with ", ", and so is Authorization (node keeps its
+ * first; two keys on one request must be refused, not the first one charged).
  */
 export function readGatewayHeaders(raw: readonly string[]): GatewayHeaders {
   const out: GatewayHeaders = {
@@ -36,7 +37,7 @@ export function readGatewayHeaders(raw: readonly string[]): GatewayHeaders {
         if (is(name, 'x-request-id')) out.requestId = join(out.requestId, value);
         break;
       case 13:
-        if (out.authorization === undefined && is(name, 'authorization')) out.authorization = value;
+        if (is(name, 'authorization')) out.authorization = join(out.authorization, value);
         break;
       case 15:
         if (is(name, 'x-forwarded-for')) out.forwardedFor = join(out.forwardedFor, value);

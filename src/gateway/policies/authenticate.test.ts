@@ -239,17 +239,21 @@ describe('authenticate: security', () => {
     }
   });
 
-  it('refuses an X-Api-Key sent on two lines rather than pick one', async () => {
+  it.each([
+    ['X-Api-Key', (k: string) => k],
+    ['Authorization', (k: string) => `Bearer ${k}`],
+  ])('refuses %s sent on two lines rather than pick one key and charge it', async (name, value) => {
     const a = await h.account('free');
     const b = await h.account('free');
     for (const keys of [
       [a.key, b.key],
       [a.key, a.key],
     ]) {
-      const res = await getWithHeaderLines(h.gw.app, list, { 'X-Api-Key': keys });
-      expect(res.status).toBe(401);
-      expect(res.body.code).toBe('unauthorized');
+      const res = await getWithHeaderLines(h.gw.app, list, { [name]: keys.map(value) });
+      expect([res.status, res.body.code]).toEqual([401, 'unauthorized']);
       expect(res.body.message).toMatch(/^Chỉ gửi một API key/);
     }
+    const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', a.key);
+    expect(me.body.data.quota.monthly_used).toBe(0);
   });
 });

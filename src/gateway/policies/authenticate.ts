@@ -26,7 +26,9 @@ const KEY_LOOKUP_FAILED = 'Dịch vụ tạm thời không thể xác thực API
 
 const NOT_BEARER = 'Header Authorization phải có dạng: Bearer <API_KEY>.';
 const TWO_KEYS =
-  'Chỉ gửi một API key, trong một header: Authorization và X-Api-Key mang hai key khác nhau, hoặc X-Api-Key được gửi nhiều lần.';
+  'Chỉ gửi một API key, trong một header: Authorization và X-Api-Key mang hai key khác nhau, hoặc một header mang key được gửi nhiều lần.';
+/** Authorization sent on two lines arrives joined with ", " (request-headers). */
+const REPEATED_BEARER = /,\s*Bearer\s/i;
 
 /** The key the request carries, or why its headers do not name one key (a 401 message). */
 function headerKey(headers: GatewayHeaders): string | undefined | { refused: string } {
@@ -34,7 +36,7 @@ function headerKey(headers: GatewayHeaders): string | undefined | { refused: str
   let fromAuth: string | undefined;
   if (auth !== undefined && auth !== '') {
     const m = BEARER.exec(auth);
-    if (!m) return { refused: NOT_BEARER };
+    if (!m) return { refused: REPEATED_BEARER.test(auth) ? TWO_KEYS : NOT_BEARER };
     fromAuth = m[1];
   }
   const fromX = apiKeyHeader(headers.apiKey);

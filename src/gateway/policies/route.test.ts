@@ -13,6 +13,28 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** Runs `body` with a function that writes raw bytes to the gateway on a real server and returns its answer. */
+async function onRawServer(body: (send: (head: string) => Promise<string>) => Promise<void>): Promise<void> {
+  const server = createServer({ requireHostHeader: false }, h.gw.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const send = (head: string) =>
+    new Promise<string>((resolve, reject) => {
+      let got = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(head));
+      socket.setEncoding('utf8');
+      socket.on('data', (c: string) => (got += c));
+      socket.on('end', () => resolve(got));
+      socket.on('error', reject);
+    });
+  try {
+    await body(send);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 describe('route: happy path', () => {
   it('routes two-segment dataset paths such as catalogs/agencies', async () => {
     const res = await request(h.gw.app).get('/v1/catalogs/agencies?q=bo').set('X-Api-Key', key);
@@ -48,19 +70,7 @@ describe('route: errors', () => {
   );
 
   it('answers an HTTP/1.1 request without Host with 422 in the envelope, and serves HTTP/1.0 without it', async () => {
-    const server = createServer({ requireHostHeader: false }, h.gw.app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const send = (head: string) =>
-      new Promise<string>((resolve, reject) => {
-        let got = '';
-        const socket = connect(port, '127.0.0.1', () => socket.write(head));
-        socket.setEncoding('utf8');
-        socket.on('data', (c: string) => (got += c));
-        socket.on('end', () => resolve(got));
-        socket.on('error', reject);
-      });
-    try {
+    await onRawServer(async (send) => {
       const v11 = await send(`GET /v1/me HTTP/1.1\r\nX-Api-Key: ${key}\r\nConnection: close\r\n\r\n`);
       expect(v11).toMatch(/^HTTP\/1\.1 422 /);
       expect(v11).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/i);
@@ -71,10 +81,26 @@ describe('route: errors', () => {
       });
       const v10 = await send(`GET /v1/me HTTP/1.0\r\nX-Api-Key: ${key}\r\n\r\n`);
       expect(v10).toMatch(/^HTTP\/1\.1 200 /);
-    } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    });
+  });
+
+  it("answers a raw '#' in the request target with 422 invalid_request that costs nothing, on lists and details", async () => {
+    const acc = await h.account('pro');
+    await onRawServer(async (send) => {
+      for (const target of ['/v1/legal-documents?q=luat&per_page=1#frag', '/v1/legal-documents/vb_1#x']) {
+        const got = await send(
+          `GET ${target} HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${acc.key}\r\nConnection: close\r\n\r\n`,
+        );
+        expect(got).toMatch(/^HTTP\/1\.1 422 /);
+        expect(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4))).toEqual({
+          success: false,
+          code: 'invalid_request',
+          message: "Đường dẫn yêu cầu không được chứa '#': phần fragment của URL không gửi lên máy chủ.",
+        });
+      }
+    });
+    const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', acc.key);
+    expect(me.body.data.quota.monthly_used).toBe(0);
   });
 
   it.each([
