@@ -22,6 +22,8 @@ export interface KeyCacheOptions {
 }
 
 const UNCONFIRMED_TTL_MS = 1000;
+/** Reads of a key begun again because an invalidation came while they were on their way. */
+const MAX_REREADS = 3;
 
 export interface KeyCacheStats {
   hits: number;
@@ -38,10 +40,12 @@ export class KeyCache {
   private readonly negative = new Map<string, number>();
   private readonly byAccount = new Map<string, Set<string>>();
   private readonly inflight = new Map<string, Promise<KeyEntry | undefined>>();
+  /** Counts invalidations, so that a read begun before one is not stored as if it came after. */
+  private generation = 0;
   readonly stats: KeyCacheStats = { hits: 0, misses: 0 };
 
   constructor(
-    private readonly repo: AccountRepo,
+    private readonly repo: Pick<AccountRepo, 'findByKeyHash'>,
     private readonly clock: Clock,
     private readonly opts: KeyCacheOptions,
     private readonly onLookup: (hit: boolean) => void = () => undefined,
@@ -79,15 +83,28 @@ export class KeyCache {
     return p;
   }
 
+  /**
+   * Reads the key and stores the answer. An invalidation that comes while the read is on its way
+   * finds nothing to drop, and the read may predate the change it announces (a revocation, a lock):
+   * stored, it would be served until the TTL, minutes after every other replica refuses the key. So
+   * such a read is begun again; if invalidations keep coming, the last answer is kept a second only.
+   */
   private async load(keyHash: string): Promise<KeyEntry | undefined> {
-    const found = await this.repo.findByKeyHash(keyHash);
+    let began = this.generation;
+    let found = await this.repo.findByKeyHash(keyHash);
+    for (let i = 0; i < MAX_REREADS && this.generation !== began; i++) {
+      began = this.generation;
+      found = await this.repo.findByKeyHash(keyHash);
+    }
+    const settled = this.generation === began;
     const now = this.clock.now();
     if (!found || !hashesEqual(found.key_hash, keyHash)) {
-      if (this.opts.negativeTtlMs > 0) this.remember(this.negative, keyHash, now + this.opts.negativeTtlMs);
+      if (this.opts.negativeTtlMs > 0 && settled)
+        this.remember(this.negative, keyHash, now + this.opts.negativeTtlMs);
       return undefined;
     }
     const entry: KeyEntry = { key: found.key, account: found.account, keyHash };
-    const live = this.opts.invalidationsLive?.() ?? true;
+    const live = settled && (this.opts.invalidationsLive?.() ?? true);
     const ttl = live ? this.opts.ttlMs : Math.min(this.opts.ttlMs, UNCONFIRMED_TTL_MS);
     this.remember(this.entries, keyHash, { entry, until: now + ttl });
     let set = this.byAccount.get(entry.account.id);
@@ -107,16 +124,19 @@ export class KeyCache {
   }
 
   invalidateKey(keyHash: string): void {
+    this.generation++;
     this.entries.delete(keyHash);
     this.negative.delete(keyHash);
   }
 
   invalidateAccount(accountId: string): void {
+    this.generation++;
     for (const h of this.byAccount.get(accountId) ?? []) this.entries.delete(h);
     this.byAccount.delete(accountId);
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
     this.negative.clear();
     this.byAccount.clear();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseCidr } from '../config/trusted-proxies';
+import { isCidr } from '../config/trusted-proxies';
 import { parseIsoDateTime } from '../util/iso-time';
 import { canBeStored } from './admin-kit';
 
@@ -32,14 +32,9 @@ export const createKeyBody = z
     expires_at: isoDate.nullable().optional(),
     ip_allowlist: z
       .array(
-        z.string().refine((s) => {
-          try {
-            parseCidr(s);
-            return true;
-          } catch {
-            return false;
-          }
-        }, 'an IPv4/IPv6 address or CIDR'),
+        z
+          .string()
+          .refine(isCidr, 'an IPv4/IPv6 address or CIDR, IPv4 in dotted decimal, without a zone index'),
       )
       .max(100)
       .default([]),

@@ -20,24 +20,27 @@ environment: ADMIN_URL, ADMIN_TOKEN | ADMIN_JWT_SECRET, DATA_DIR`;
 
 const env = process.env;
 
-async function token(): Promise<string> {
-  if (env.ADMIN_TOKEN) return env.ADMIN_TOKEN;
-  const secret = env.ADMIN_JWT_SECRET || keptAdminSecret(env.DATA_DIR || './var');
-  if (!secret) throw new Error('set ADMIN_TOKEN or ADMIN_JWT_SECRET (or run next to the embedded DATA_DIR)');
-  return signAdminToken(secret, Date.now(), 3600, 'admin-cli');
-}
-
 /** A user's mistake: its message, and no stack. */
 class UsageError extends Error {}
 
+async function token(): Promise<string> {
+  if (env.ADMIN_TOKEN) return env.ADMIN_TOKEN;
+  const secret = env.ADMIN_JWT_SECRET || keptAdminSecret(env.DATA_DIR || './var');
+  if (!secret)
+    throw new UsageError('set ADMIN_TOKEN or ADMIN_JWT_SECRET (or run next to the embedded DATA_DIR)');
+  return signAdminToken(secret, Date.now(), 3600, 'admin-cli');
+}
+
 async function call(method: string, path: string, body?: unknown): Promise<unknown> {
   const base = env.ADMIN_URL || `http://127.0.0.1:${env.ADMIN_PORT || '9090'}`;
+  // Before the request: a missing secret is not an unreachable server.
+  const authorization = `Bearer ${await token()}`;
   let r: Response;
   try {
     r = await fetch(`${base}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${await token()}`,
+        authorization,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

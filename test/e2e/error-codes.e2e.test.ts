@@ -226,6 +226,34 @@ describe('every error code the gateway owns, through a real process', () => {
     expect([spaced.status, spaced.json.expires_at]).toEqual([201, '2099-01-01T00:00:00.000Z']);
   });
 
+  it('the admin API refuses an allowlist entry that would be read otherwise than it is written, and takes a mapped range of /96 or narrower', async () => {
+    const acc = await newAccount(p, 'starter');
+    for (const entry of [
+      '010.0.0.1',
+      '10.1',
+      '0x0a000001',
+      '10.0.0.0x1/8',
+      'fe80::1%eth0',
+      '::ffff:192.0.2.0/24',
+      '::ffff:010.0.0.1',
+    ]) {
+      const key = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/keys`, { ip_allowlist: [entry] });
+      expect([entry, key.status, key.json.code, key.json.message]).toEqual([
+        entry,
+        422,
+        'invalid_request',
+        expect.stringContaining('ip_allowlist'),
+      ]);
+    }
+    const mapped = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/keys`, {
+      ip_allowlist: ['::ffff:192.0.2.0/120', '10.0.0.1', '2001:db8::/32'],
+    });
+    expect([mapped.status, mapped.json.ip_allowlist]).toEqual([
+      201,
+      ['::ffff:192.0.2.0/120', '10.0.0.1', '2001:db8::/32'],
+    ]);
+  });
+
   it('the admin API says a body that is not JSON is not, names the bound an amount passed, and answers a purchase retried after a downgrade as a retry', async () => {
     const acc = await newAccount(p, 'starter');
     const token = await signAdminToken(ADMIN_SECRET, Date.now(), 600);
@@ -347,13 +375,14 @@ describe('npm run admin (the CLI over the admin API)', () => {
   const cliRun = async (
     args: string[],
     adminUrl = p.admin,
+    env: Record<string, string> = { ADMIN_JWT_SECRET: ADMIN_SECRET },
   ): Promise<{ code: number; stdout: string; stderr: string }> => {
     const { execFile } = await import('node:child_process');
     return new Promise((resolve) =>
       execFile(
         process.execPath,
         ['--import', 'tsx', 'src/cli/admin.ts', ...args],
-        { env: { PATH: process.env.PATH ?? '', ADMIN_URL: adminUrl, ADMIN_JWT_SECRET: ADMIN_SECRET } },
+        { env: { PATH: process.env.PATH ?? '', ADMIN_URL: adminUrl, ...env } },
         (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
       ),
     );
@@ -450,5 +479,20 @@ describe('npm run admin (the CLI over the admin API)', () => {
       1,
       `cannot reach the admin API at ${nobody}: ECONNREFUSED`,
     ]);
+  }, 60_000);
+
+  it('says a secret is missing, not that the server cannot be reached, when it has none to sign with', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const empty = await mkdtemp(`${tmpdir()}/lookup-cli-`);
+    try {
+      const none = await cliRun(['accounts', 'get', 'acc_x'], p.admin, { DATA_DIR: empty });
+      expect([none.code, none.stderr.trim()]).toEqual([
+        2,
+        'set ADMIN_TOKEN or ADMIN_JWT_SECRET (or run next to the embedded DATA_DIR)',
+      ]);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
   }, 60_000);
 });

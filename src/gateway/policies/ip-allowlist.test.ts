@@ -35,6 +35,13 @@ describe('ip-allowlist: happy path', () => {
     expect((await send(['198.51.100.7', '203.0.113.9'])).status).toBe(200);
     expect((await send(['203.0.113.9', '198.51.100.7'])).status).toBe(403);
   });
+
+  it('matches IPv4 clients against an IPv4-mapped range of /96 or narrower', async () => {
+    const { key } = await h.account('starter', { ipAllowlist: ['::ffff:192.0.2.0/120'] });
+    const from = async (ip: string) =>
+      (await request(h.gw.app).get(list).set('X-Api-Key', key).set('X-Forwarded-For', ip)).status;
+    expect([await from('192.0.2.77'), await from('192.0.3.1')]).toEqual([200, 403]);
+  });
 });
 
 describe('ip-allowlist: errors', () => {
@@ -51,6 +58,16 @@ describe('ip-allowlist: errors', () => {
 });
 
 describe('ip-allowlist: security', () => {
+  it('keeps a key closed, never open, when a stored entry is one the admin API now refuses', async () => {
+    // A mapped range wider than /96 became an IPv4 prefix below zero, which ipaddr.js matches with
+    // every address; "010.0.0.1" reads as 8.0.0.1.
+    const { key } = await h.account('starter', { ipAllowlist: ['::ffff:192.0.2.0/24', '010.0.0.1'] });
+    for (const ip of ['8.8.8.8', '192.0.2.1', '8.0.0.1', '10.0.0.1']) {
+      const res = await request(h.gw.app).get(list).set('X-Api-Key', key).set('X-Forwarded-For', ip);
+      expect([ip, res.status, res.body.code]).toEqual([ip, 403, 'ip_not_allowed']);
+    }
+  });
+
   it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
     const untrusting = await startHarness((raw) => {
       raw.gateway.trusted_proxies = ['10.0.0.0/8'];

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../../accounts/account-types';
-import { compileIpMatcher } from '../../config/trusted-proxies';
+import { compileIpMatcher, isCidr } from '../../config/trusted-proxies';
 import type { IpMatcher } from '../../config/trusted-proxies';
 import { ApiError } from '../../errors/api-error';
 import type { PolicyFactory } from '../policy';
@@ -13,7 +13,9 @@ export const ipAllowlistPolicy: PolicyFactory = () => {
       const key = ctx.principal?.key;
       if (!key || key.ip_allowlist.length === 0) return;
       let match = compiled.get(key);
-      if (!match) compiled.set(key, (match = compileIpMatcher(key.ip_allowlist)));
+      // An entry stored before the admin API refused its form matches nothing: the key stays
+      // restricted to what remains (nothing, if nothing remains), never opened up.
+      if (!match) compiled.set(key, (match = compileIpMatcher(key.ip_allowlist.filter(isCidr))));
       if (!match(ctx.clientIp)) throw new ApiError('ip_not_allowed');
     },
   };
