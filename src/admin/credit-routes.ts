@@ -32,7 +32,8 @@ export function creditRoutes(kit: AdminKit): Router {
         message: `Mã tham chiếu ${body.reference} đã được dùng cho ${r.appliedAmount} lượt gọi, không phải ${body.amount}.`,
       });
     }
-    res.json({ account_id: a.id, extra_credits: r.balance, applied: r.applied });
+    // DESIGN §6 calls the result the balance; extra_credits is the name the account and /v1/me give it.
+    res.json({ account_id: a.id, balance: r.balance, extra_credits: r.balance, applied: r.applied });
   });
   return r;
 }

@@ -278,7 +278,12 @@ describe('every error code the gateway owns, through a real process', () => {
     expect((await adminCall(p, 'POST', `/admin/accounts/${acc.id}/credits`, buy)).json.applied).toBe(true);
     expect((await adminCall(p, 'PATCH', `/admin/accounts/${acc.id}`, { plan: 'free' })).status).toBe(200);
     const retry = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/credits`, buy);
-    expect([retry.status, retry.json.applied, retry.json.extra_credits]).toEqual([200, false, 5]);
+    expect([retry.status, retry.json.applied, retry.json.balance, retry.json.extra_credits]).toEqual([
+      200,
+      false,
+      5,
+      5,
+    ]);
     const other = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/credits`, { ...buy, amount: 6 });
     expect(other.status).toBe(409);
     const fresh = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/credits`, {
