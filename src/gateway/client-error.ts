@@ -14,9 +14,10 @@ import { JSON_TYPE } from './response/finish';
  * too: `422 invalid_request`, as a URL over the configured length already does, and the connection
  * is closed (the parser cannot find where the next request would begin).
  *
- * The requests the parser did accept on that connection before (pipelined, or the same request
- * whose body framing failed after its head) are answered first, in order: they were served and
- * counted, so their answers must reach the caller, and the 422 comes last.
+ * The requests the parser did accept whole on that connection before (pipelined) are answered
+ * first, in order: they were served and counted, so their answers must reach the caller, and the
+ * 422 comes last. A request whose own body framing failed is not waited for: its body will never
+ * end, and a handler reading it would hold the connection open until the request timeout.
  *
  * A request that did not arrive in time (`requestTimeout`, `headersTimeout`) is closed without an
  * answer, as nginx does: nothing was asked.
@@ -25,29 +26,45 @@ import { JSON_TYPE } from './response/finish';
  * `100-continue` (a bare 417; RFC 9110 lets a server ignore it, so the request is served as any
  * other), and `CONNECT` (the socket closed without a word; it gets the 405 every other method gets).
  */
-export function answerClientErrors(server: Server): Server {
+export function answerClientErrors(server: Server, methods: MethodsAnswer = PUBLIC_METHODS): Server {
   const answering = new WeakSet<Duplex>();
+  const answer = (socket: SocketWithMessage, err: ApiError) => {
+    answering.add(socket);
+    afterInFlight(socket, () => endWith(socket, err));
+  };
   server.on('clientError', (err: NodeJS.ErrnoException, socket: SocketWithMessage) => {
-    // The parser stays failed: each later chunk on the connection reports the error again.
-    if (answering.has(socket)) return;
     if (!canAnswer(err, socket)) {
       socket.destroy();
       return;
     }
-    answering.add(socket);
-    afterInFlight(socket, () => endWith(socket, parserError(err.code)));
+    // The parser stays failed: each later chunk on the connection reports the error again.
+    if (!answering.has(socket)) answer(socket, parserError(err.code));
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     server.emit('request', req, res),
   );
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
-    endWith(socket, new ApiError('method_not_allowed')),
-  );
+  server.on('connect', (_req: IncomingMessage, socket: SocketWithMessage) => {
+    if (!answering.has(socket))
+      answer(
+        socket,
+        new ApiError('method_not_allowed', { message: methods.message, headers: { Allow: methods.allow } }),
+      );
+  });
   return server;
 }
 
+/** What a server answers a method it does not serve with: its Allow, and the message saying so. */
+export interface MethodsAnswer {
+  allow: string;
+  message?: string;
+}
+
+const PUBLIC_METHODS: MethodsAnswer = { allow: 'GET' };
+
 interface InFlight {
   once(event: 'close', listener: () => void): unknown;
+  /** The request it answers (node's own field): `complete` once its whole body was read. */
+  req?: { complete: boolean };
 }
 
 interface SocketWithMessage extends Duplex {
@@ -62,7 +79,7 @@ function canAnswer(err: NodeJS.ErrnoException, socket: Duplex): boolean {
 
 function afterInFlight(socket: SocketWithMessage, then: () => void): void {
   const res = socket._httpMessage;
-  if (!res) then();
+  if (!res || res.req?.complete === false) then();
   else res.once('close', () => afterInFlight(socket, then));
 }
 

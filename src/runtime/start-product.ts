@@ -244,6 +244,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     createServer((req, res) => {
       if (!ops(req, res)) adminApp(req, res);
     }),
+    { allow: 'GET, POST, PATCH, DELETE', message: 'Phương thức không được hỗ trợ.' },
   );
   publicServer.keepAliveTimeout = 65_000;
   const port = await listen(publicServer, publicPort, 'PORT, or gateway.yaml port');

@@ -226,6 +226,37 @@ describe('every error code the gateway owns, through a real process', () => {
     expect([spaced.status, spaced.json.expires_at]).toEqual([201, '2099-01-01T00:00:00.000Z']);
   });
 
+  it('CONNECT gets 405 in the envelope on both ports, each naming the methods it serves', async () => {
+    const { connect } = await import('node:net');
+    const ask = (base: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { hostname, port } = new URL(base);
+        let got = '';
+        const socket = connect(Number(port), hostname, () =>
+          socket.write('CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n'),
+        );
+        socket.setEncoding('utf8');
+        socket.on('data', (c: string) => (got += c));
+        socket.on('close', () => resolve(got));
+        socket.on('error', reject);
+      });
+    const pub = await ask(p.base);
+    const admin = await ask(p.admin);
+    expect([pub.split('\r\n')[0], /\r\nAllow: (.*)\r\n/.exec(pub)?.[1]]).toEqual([
+      'HTTP/1.1 405 Method Not Allowed',
+      'GET',
+    ]);
+    expect([admin.split('\r\n')[0], /\r\nAllow: (.*)\r\n/.exec(admin)?.[1]]).toEqual([
+      'HTTP/1.1 405 Method Not Allowed',
+      'GET, POST, PATCH, DELETE',
+    ]);
+    expect(JSON.parse(admin.slice(admin.indexOf('\r\n\r\n') + 4))).toEqual({
+      success: false,
+      code: 'method_not_allowed',
+      message: 'Phương thức không được hỗ trợ.',
+    });
+  });
+
   it('the admin API refuses an allowlist entry that would be read otherwise than it is written, and takes a mapped range of /96 or narrower', async () => {
     const acc = await newAccount(p, 'starter');
     for (const entry of [

@@ -352,6 +352,15 @@ describe('meter: full text', () => {
     expect((await me(key)).quota.full_text_used_today).toBe(0);
   });
 
+  it('counts a document made of scanned pages as full text, refused over the cap, and shows Free none of its pages', async () => {
+    const { key } = await h.account('onetext');
+    expect((await get(key, '/v1/legal-documents/vb_31_scan')).status).toBe(200);
+    expect((await me(key)).quota.full_text_used_today).toBe(1);
+    expect((await get(key, '/v1/legal-documents/vb_32_scan')).body.code).toBe('full_text_limit');
+    const free = await get((await h.account('free')).key, '/v1/legal-documents/vb_33_scan');
+    expect([free.status, free.body.data.content_html]).toEqual([200, '<div></div>']);
+  });
+
   it('does not take a full-text slot for a document without full text, and serves it over the cap as a counted call', async () => {
     const { key } = await h.account('onetext');
     const none = await get(key, '/v1/legal-documents/vb_21_notext');

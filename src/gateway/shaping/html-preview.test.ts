@@ -10,13 +10,26 @@ const textOf = (html: string): string => {
 
 describe('htmlPreview', () => {
   it('never shows the whole of a document whose text fits in the limit, but its first half', () => {
-    expect(htmlPreview('<p>Điều 1. <b>Phạm vi</b></p>', 800)).toBe('<p>Điều 1.…</p>');
+    expect(htmlPreview('<p>Điều 1. <b>Phạm vi</b></p>', 800)).toBe('<p>Điều 1. <b>…</b></p>');
     expect(htmlPreview('<p>Một hai</p>', 7)).toBe('<p>Một…</p>');
     expect(htmlPreview('<p>A</p>', 800)).toBe('<p>…</p>');
   });
 
   it('cuts a document one character longer than the limit at the limit', () => {
     expect(htmlPreview('<p>Một hai</p>', 6)).toBe('<p>Một ha…</p>');
+  });
+
+  it('counts half of the visible text only: white space after or around it does not let the whole through', () => {
+    expect(htmlPreview(`<p>Điều 1</p>\n${' '.repeat(20)}`, 800)).toBe('<p>Đi…</p>');
+    expect(htmlPreview('<p>Hello</p>\n\n', 5)).toBe('<p>He…</p>');
+    expect(htmlPreview('<div>\n    <p>Một   hai</p>\n</div>', 800)).toBe('<div>\n    <p>Một…</p></div>');
+  });
+
+  it('drops embedded content, which would show a scanned or embedded document whole', () => {
+    expect(htmlPreview('<p><img src="scan-1.png"><img src="scan-2.png"></p>', 800)).toBe('<p></p>');
+    expect(
+      htmlPreview('<iframe src="a.pdf"></iframe><object data="b.pdf">Văn bản</object><p>Điều 1</p>', 800),
+    ).toBe('<p>Đi…</p>');
   });
 
   it('leaves a document without text as it is', () => {
@@ -44,7 +57,7 @@ describe('htmlPreview', () => {
 
   it('handles void elements and unclosed tags', () => {
     expect(htmlPreview('<p>Dòng 1<br>Dòng 2<img src="a.png"><p>Dòng 3', 17)).toBe(
-      '<p>Dòng 1<br>Dòng 2<img src="a.png"></p><p>Dòng…</p>',
+      '<p>Dòng 1<br>Dòng 2</p><p>Dòng…</p>',
     );
   });
 });
@@ -54,6 +67,12 @@ describe('htmlHasText', () => {
     expect(htmlHasText('<div><p> </p><p><b>Điều 1</b></p></div>')).toBe(true);
     expect(htmlHasText('Văn bản không có thẻ')).toBe(true);
     expect(htmlHasText('<p>&amp;</p>')).toBe(true);
+  });
+
+  it('finds embedded content a document is made of, a scan or a PDF, without any text', () => {
+    expect(htmlHasText('<p><img src="scan.png"></p>')).toBe(true);
+    expect(htmlHasText('<iframe src="a.pdf"></iframe>')).toBe(true);
+    expect(htmlHasText('<div> <embed src="a.pdf"> </div>')).toBe(true);
   });
 
   it('finds none in tags, white space, no-break spaces, scripts and styles only', () => {

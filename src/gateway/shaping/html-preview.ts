@@ -15,8 +15,26 @@ const VOID = new Set([
   'track',
   'wbr',
 ]);
-/** Elements whose content is never part of a preview. */
-const DROP = new Set(['script', 'style', 'iframe', 'object', 'noscript', 'template']);
+/** Embedded content: a scan, a PDF, a video is the document itself, text or not. */
+const EMBEDDED = new Set([
+  'img',
+  'iframe',
+  'object',
+  'embed',
+  'video',
+  'audio',
+  'picture',
+  'svg',
+  'canvas',
+  'math',
+]);
+/** Text no reader sees. */
+const UNSEEN = new Set(['script', 'style', 'template']);
+/**
+ * Elements whose content is never part of a preview: what runs, and embedded content, which would
+ * show the document (a scanned page, an embedded PDF) without being text to count.
+ */
+const DROP = new Set([...UNSEEN, ...EMBEDDED, 'noscript', 'source', 'track']);
 
 const PARSE_OPTIONS = {
   decodeEntities: true,
@@ -28,35 +46,50 @@ const PARSE_OPTIONS = {
 const escapeText = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttr = (s: string): string => escapeText(s).replace(/"/g, '&quot;');
+const isBlank = (c: string): boolean => c.trim() === '';
+const countVisible = (chars: readonly string[]): number =>
+  chars.reduce((n, c) => (isBlank(c) ? n : n + 1), 0);
+
+/** The index just past the `n`th character that is not white space. */
+function pastVisible(chars: readonly string[], n: number): number {
+  if (n <= 0) return 0;
+  let seen = 0;
+  for (let i = 0; i < chars.length; i++) if (!isBlank(chars[i]!) && ++seen === n) return i + 1;
+  return chars.length;
+}
 
 /**
  * A preview of an HTML document, as HTML: at most `maxChars` characters of its text, and never the
- * whole of it, since a preview stands for a field the plan does not get (a document whose text
- * fits in `maxChars` shows its first half). Tags balanced, entities re-escaped, never a split UTF-16
- * surrogate pair, script/style and event-handler attributes dropped.
+ * whole of it, since a preview stands for a field the plan does not get: a document whose visible
+ * text (white space aside) fits in `maxChars` shows its first half. Tags balanced, entities
+ * re-escaped, never a split UTF-16 surrogate pair; scripts, styles, embedded content and
+ * event-handler attributes dropped.
  */
 export function htmlPreview(html: string, maxChars: number): string {
-  const first = textPrefix(html, maxChars);
-  if (first.cut || first.chars === 0) return first.out;
-  return textPrefix(html, Math.floor(first.chars / 2)).out;
+  const first = textPrefix(html, maxChars, true);
+  if (first.cut || first.visible === 0) return first.out;
+  return textPrefix(html, Math.floor(first.visible / 2), false).out;
 }
 
-/** Whether an HTML document has any text a reader sees (not only tags, blanks, scripts or styles). */
+/** Whether an HTML document has content a reader sees: text that is not white space, or embedded content. */
 export function htmlHasText(html: string): boolean {
   let seen = false;
-  let dropDepth = 0;
+  let unseenDepth = 0;
+  const found = () => {
+    seen = true;
+    parser.pause();
+  };
   const parser: Parser = new Parser(
     {
       onopentag(name) {
-        if ((dropDepth > 0 || DROP.has(name)) && !VOID.has(name)) dropDepth++;
+        if (unseenDepth > 0 || UNSEEN.has(name)) unseenDepth++;
+        else if (EMBEDDED.has(name)) found();
       },
       ontext(text) {
-        if (dropDepth > 0 || text.trim() === '') return;
-        seen = true;
-        parser.pause();
+        if (unseenDepth === 0 && text.trim() !== '') found();
       },
-      onclosetag(name) {
-        if (dropDepth > 0 && !VOID.has(name)) dropDepth--;
+      onclosetag() {
+        if (unseenDepth > 0) unseenDepth--;
       },
     },
     PARSE_OPTIONS,
@@ -66,11 +99,24 @@ export function htmlHasText(html: string): boolean {
   return seen;
 }
 
-/** The first `maxChars` characters of text as HTML; `cut` when there was more text than that. */
-function textPrefix(html: string, maxChars: number): { out: string; chars: number; cut: boolean } {
+interface Prefix {
+  out: string;
+  /** Characters of text shown that are not white space. */
+  visible: number;
+  /** Whether text other than white space was left out. */
+  cut: boolean;
+}
+
+/**
+ * The first `maxChars` characters of text as HTML, counting every character, or with `countBlank`
+ * false only those that are not white space.
+ */
+function textPrefix(html: string, maxChars: number, countBlank: boolean): Prefix {
   let out = '';
   let used = 0;
+  let visible = 0;
   let done = false;
+  let cut = false;
   let dropDepth = 0;
   const open: string[] = [];
   const parser = new Parser(
@@ -89,14 +135,24 @@ function textPrefix(html: string, maxChars: number): { out: string; chars: numbe
         if (!VOID.has(name)) open.push(name);
       },
       ontext(text) {
-        if (done || dropDepth > 0) return;
-        const chars = Array.from(text);
-        if (used + chars.length <= maxChars) {
-          out += escapeText(text);
-          used += chars.length;
+        if (dropDepth > 0) return;
+        if (done) {
+          cut ||= text.trim() !== '';
           return;
         }
-        out += escapeText(chars.slice(0, maxChars - used).join('')).trimEnd() + '…';
+        const chars = Array.from(text);
+        const seen = countVisible(chars);
+        const n = countBlank ? chars.length : seen;
+        if (used + n <= maxChars) {
+          out += escapeText(text);
+          used += n;
+          visible += seen;
+          return;
+        }
+        const keep = countBlank ? maxChars - used : pastVisible(chars, maxChars - used);
+        out += escapeText(chars.slice(0, keep).join('')).trimEnd() + '…';
+        visible += countVisible(chars.slice(0, keep));
+        cut = countVisible(chars.slice(keep)) > 0;
         used = maxChars;
         done = true;
       },
@@ -117,5 +173,5 @@ function textPrefix(html: string, maxChars: number): { out: string; chars: numbe
   parser.write(html);
   parser.end();
   while (open.length > 0) out += `</${open.pop()}>`;
-  return { out, chars: used, cut: done };
+  return { out, visible, cut };
 }
