@@ -12,6 +12,16 @@ import { requestError } from './request-errors';
 
 const BODY_LIMIT = '64kb';
 
+/** The admin API's paths and their methods (DESIGN §6), as the route files serve them. */
+const ADMIN_METHODS: readonly (readonly [string, string])[] = [
+  ['/accounts', 'POST'],
+  ['/accounts/:id', 'GET, PATCH'],
+  ['/accounts/:id/keys', 'GET, POST'],
+  ['/accounts/:id/credits', 'POST'],
+  ['/keys/:id', 'DELETE'],
+];
+const WRONG_METHOD = 'Phương thức không được hỗ trợ cho đường dẫn này.';
+
 /**
  * One line per admin request, refused ones included: who (the token's `sub`) changed which account
  * or key, and how it ended. Never the body: it holds e-mail addresses, and answers hold new keys.
@@ -68,6 +78,12 @@ export function createAdminApp(deps: AdminDeps): express.Express {
 
   const kit = createAdminKit(deps);
   admin.use(accountRoutes(kit), keyRoutes(kit), creditRoutes(kit));
+  // A known path asked with a method it does not take gets 405 and what it takes (RFC 9110
+  // §15.5.6), not a 404 that reads as an unknown account or key. HEAD is served by each GET route.
+  for (const [path, allow] of ADMIN_METHODS)
+    admin.all(path, () => {
+      throw new ApiError('method_not_allowed', { message: WRONG_METHOD, headers: { Allow: allow } });
+    });
   app.use('/admin', admin);
   app.use((_req, _res, next) => next(new ApiError('not_found')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

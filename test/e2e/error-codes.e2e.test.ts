@@ -226,6 +226,27 @@ describe('every error code the gateway owns, through a real process', () => {
     expect([spaced.status, spaced.json.expires_at]).toEqual([201, '2099-01-01T00:00:00.000Z']);
   });
 
+  it('the admin API answers a known path asked with another method with 405 and the methods it takes, an unknown path with 404', async () => {
+    const acc = await newAccount(p, 'starter');
+    const token = await signAdminToken(ADMIN_SECRET, Date.now(), 600);
+    const call = async (method: string, path: string) => {
+      const r = await fetch(`${p.admin}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+      const body = (await r.json()) as { code: string };
+      return [method, path, r.status, body.code, r.headers.get('allow')];
+    };
+    const cases: [string, string, string][] = [
+      ['PUT', `/admin/accounts/${acc.id}`, 'GET, PATCH'],
+      ['DELETE', `/admin/accounts/${acc.id}`, 'GET, PATCH'],
+      ['GET', '/admin/accounts', 'POST'],
+      ['DELETE', `/admin/accounts/${acc.id}/keys`, 'GET, POST'],
+      ['GET', `/admin/accounts/${acc.id}/credits`, 'POST'],
+      ['GET', '/admin/keys/key_x', 'DELETE'],
+    ];
+    for (const [method, path, allow] of cases)
+      expect(await call(method, path)).toEqual([method, path, 405, 'method_not_allowed', allow]);
+    expect(await call('PUT', '/admin/nothing')).toEqual(['PUT', '/admin/nothing', 404, 'not_found', null]);
+  });
+
   it('CONNECT gets 405 in the envelope on both ports, each naming the methods it serves', async () => {
     const { connect } = await import('node:net');
     const ask = (base: string) =>
