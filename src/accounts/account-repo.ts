@@ -74,6 +74,15 @@ export class AccountRepo {
     return r.rows.map(toAccount);
   }
 
+  /** The account of an e-mail, in any case (the unique index is on lower(email)). */
+  async accountByEmail(email: string): Promise<Account | undefined> {
+    const r = await this.db.query<AccountRow>(
+      `SELECT ${ACCOUNT_COLS} FROM accounts WHERE lower(email) = lower($1)`,
+      [email],
+    );
+    return r.rows[0] && toAccount(r.rows[0]);
+  }
+
   async countAccounts(): Promise<number> {
     const r = await this.db.query<{ n: string | number }>('SELECT count(*) AS n FROM accounts');
     return Number(r.rows[0]?.n ?? 0);

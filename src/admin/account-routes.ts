@@ -2,13 +2,13 @@ import { Router } from 'express';
 import { newId } from '../accounts/api-keys';
 import { ApiError } from '../errors/api-error';
 import { computeWindows } from '../metering/windows';
-import { createAccountBody, patchAccountBody } from './admin-schemas';
+import { createAccountBody, findAccountQuery, patchAccountBody } from './admin-schemas';
 import { parse } from './admin-kit';
 import type { AdminKit } from './admin-kit';
 
-/** POST /accounts, GET and PATCH /accounts/{id} (DESIGN §6). */
+/** POST /accounts, GET and PATCH /accounts/{id} (DESIGN §6), and GET /accounts?email= to find one. */
 export function accountRoutes(kit: AdminKit): Router {
-  const { deps, account, view, plan, changed } = kit;
+  const { deps, account, accountByEmail, view, plan, changed } = kit;
   const r = Router();
   r.post('/accounts', async (req, res) => {
     const body = parse(createAccountBody, req.body);
@@ -25,6 +25,12 @@ export function accountRoutes(kit: AdminKit): Router {
         throw err;
       });
     res.status(201).json(await view(created));
+  });
+
+  // A registration system whose POST timed out reads the 409 of its retry, then finds what it made.
+  r.get('/accounts', async (req, res) => {
+    const { email } = parse(findAccountQuery, req.query);
+    res.json(await view(await accountByEmail(email)));
   });
 
   r.get('/accounts/:id', async (req, res) => {

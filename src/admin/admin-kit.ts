@@ -52,6 +52,8 @@ export interface AdminKit {
   deps: AdminDeps;
   /** The account, or 404 not_found. */
   account: (id: string) => Promise<Account>;
+  /** The account of an e-mail (in any case), or 404 not_found. */
+  accountByEmail: (email: string) => Promise<Account>;
   view: (a: Account) => Promise<AccountView>;
   /** The plan of that name, or 422 invalid_request. */
   plan: (name: string) => CompiledPlan;
@@ -67,11 +69,14 @@ export interface AdminKit {
 export const canBeStored = (s: string): boolean => !s.includes('\u0000') && !/\p{Surrogate}/u.test(s);
 
 export function createAdminKit(deps: AdminDeps): AdminKit {
-  const account = async (id: string): Promise<Account> => {
-    const a = canBeStored(id) ? await deps.accounts.getAccount(id) : undefined;
+  const found = (a: Account | undefined): Account => {
     if (!a) throw new ApiError('not_found', { message: 'Không tìm thấy tài khoản.' });
     return a;
   };
+  const account = async (id: string) =>
+    found(canBeStored(id) ? await deps.accounts.getAccount(id) : undefined);
+  const accountByEmail = async (email: string) =>
+    found(canBeStored(email) ? await deps.accounts.accountByEmail(email) : undefined);
   const view = async (a: Account) => ({
     id: a.id,
     email: a.email,
@@ -97,5 +102,5 @@ export function createAdminKit(deps: AdminDeps): AdminKit {
       );
   const changed = (accountId: string) => tell({ type: 'account', accountId });
 
-  return { deps, account, view, plan, tell, changed };
+  return { deps, account, accountByEmail, view, plan, tell, changed };
 }

@@ -27,6 +27,8 @@ export const patchAccountBody = z
   })
   .strict();
 
+export const findAccountQuery = z.object({ email: z.string().min(1).max(320) }).strict();
+
 export const createKeyBody = z
   .object({
     expires_at: isoDate.nullable().optional(),

@@ -14,7 +14,7 @@ const BODY_LIMIT = '64kb';
 
 /** The admin API's paths and their methods (DESIGN §6), as the route files serve them. */
 const ADMIN_METHODS: readonly (readonly [string, string])[] = [
-  ['/accounts', 'POST'],
+  ['/accounts', 'GET, POST'],
   ['/accounts/:id', 'GET, PATCH'],
   ['/accounts/:id/keys', 'GET, POST'],
   ['/accounts/:id/credits', 'POST'],

@@ -8,6 +8,7 @@ const USAGE = `usage: npm run admin -- <command> [options]
 
   accounts create --email <e> --plan <plan> [--verified]
   accounts get <account-id>
+  accounts find --email <e>  the account of an e-mail (a registration whose answer was lost)
   accounts update <account-id> [--plan <plan>] [--verified | --unverified] [--restricted-until <ISO>|null]
   accounts unlock <account-id>
   keys create <account-id> [--expires-at <ISO>] [--ip <cidr>]...
@@ -92,7 +93,8 @@ async function run(argv: string[]): Promise<unknown> {
   if (o.help) return HELP;
   const [group, action, ...rest] = p;
   // Every command but `accounts create` (and `token`, whose action is its extra) takes one id.
-  const [id, ...extra] = group === 'accounts' && action === 'create' ? [undefined, ...rest] : rest;
+  const noId = group === 'accounts' && (action === 'create' || action === 'find');
+  const [id, ...extra] = noId ? [undefined, ...rest] : rest;
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}\n\n${USAGE}`);
   if (o.verified && o.unverified) throw new UsageError('--verified and --unverified contradict each other');
   const need = (v: string | undefined, what: string): string => {
@@ -108,6 +110,8 @@ async function run(argv: string[]): Promise<unknown> {
       });
     case 'accounts get':
       return call('GET', `/admin/accounts/${seg(need(id, 'account id'))}`);
+    case 'accounts find':
+      return call('GET', `/admin/accounts?email=${encodeURIComponent(need(o.email, '--email'))}`);
     case 'accounts update': {
       const body: Record<string, unknown> = {};
       if (o.plan) body.plan = o.plan;

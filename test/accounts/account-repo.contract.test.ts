@@ -67,6 +67,17 @@ describe.each(TEST_DATABASES)('AccountRepo contract: $name', (database) => {
     expect(await repo.countAccounts()).toBe(n); // the refused duplicate made none
   });
 
+  it('finds the account of an e-mail written in any case', async () => {
+    const a = await repo.createAccount({
+      id: 'acc_case',
+      email: 'Mixed.Case@Example.vn',
+      plan: 'pro',
+      email_verified: true,
+    });
+    expect(await repo.accountByEmail('mixed.case@example.VN')).toEqual(a);
+    expect(await repo.accountByEmail('nobody@example.vn')).toBeUndefined();
+  });
+
   it('keeps keys with their allowlist and expiry, finds one by hash with its account, and revokes once', async () => {
     const a = await fresh();
     const expires = Date.UTC(2031, 5, 1, 12);

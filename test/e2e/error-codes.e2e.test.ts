@@ -226,6 +226,24 @@ describe('every error code the gateway owns, through a real process', () => {
     expect([spaced.status, spaced.json.expires_at]).toEqual([201, '2099-01-01T00:00:00.000Z']);
   });
 
+  it('a registration retried after its answer was lost gets 409, then finds the account it made by e-mail', async () => {
+    const email = `Retry.${Date.now()}@Example.vn`;
+    const made = await adminCall(p, 'POST', '/admin/accounts', { email, plan: 'starter' });
+    const retry = await adminCall(p, 'POST', '/admin/accounts', { email, plan: 'starter' });
+    expect([made.status, retry.status, retry.json.code]).toEqual([201, 409, 'conflict']);
+    const found = await adminCall(
+      p,
+      'GET',
+      `/admin/accounts?email=${encodeURIComponent(email.toLowerCase())}`,
+    );
+    expect([found.status, found.json]).toEqual([200, made.json]);
+    const none = await adminCall(p, 'GET', '/admin/accounts?email=nobody%40example.vn');
+    expect([none.status, none.json.code]).toEqual([404, 'not_found']);
+    expect((await adminCall(p, 'GET', '/admin/accounts?email=a%00b')).status).toBe(404);
+    for (const query of ['', '?email=', '?email=a&email=b', '?mail=a'])
+      expect([query, (await adminCall(p, 'GET', `/admin/accounts${query}`)).status]).toEqual([query, 422]);
+  });
+
   it('the admin API answers a known path asked with another method with 405 and the methods it takes, an unknown path with 404', async () => {
     const acc = await newAccount(p, 'starter');
     const token = await signAdminToken(ADMIN_SECRET, Date.now(), 600);
@@ -237,7 +255,7 @@ describe('every error code the gateway owns, through a real process', () => {
     const cases: [string, string, string][] = [
       ['PUT', `/admin/accounts/${acc.id}`, 'GET, PATCH'],
       ['DELETE', `/admin/accounts/${acc.id}`, 'GET, PATCH'],
-      ['GET', '/admin/accounts', 'POST'],
+      ['PATCH', '/admin/accounts', 'GET, POST'],
       ['DELETE', `/admin/accounts/${acc.id}/keys`, 'GET, POST'],
       ['GET', `/admin/accounts/${acc.id}/credits`, 'POST'],
       ['GET', '/admin/keys/key_x', 'DELETE'],
@@ -480,6 +498,7 @@ describe('npm run admin (the CLI over the admin API)', () => {
     expect(
       (await cli('credits', 'add', String(acc.id), '--amount', '50', '--reference', 'inv-9')).extra_credits,
     ).toBe(50);
+    expect((await cli('accounts', 'find', '--email', 'CLI@example.vn')).id).toBe(acc.id);
     expect(
       (await cli('accounts', 'update', String(acc.id), '--restricted-until', '2099-01-01T00:00:00Z'))
         .restricted_until,
