@@ -77,6 +77,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const logger = opts.logger ?? createLogger(opts.logLevel ?? 'info');
   const print = opts.print ?? ((t: string) => process.stdout.write(t));
   let config: RuntimeConfig = loadConfig(opts.configDir);
+  /** The last reload of CONFIG_DIR was refused (the previous configuration still serves). */
+  let reloadFailing = false;
   const publicPort = opts.port ?? config.raw.gateway.port;
   const adminPortWanted = opts.adminPort ?? config.raw.gateway.admin_port;
   if (publicPort !== 0 && publicPort === adminPortWanted)
@@ -215,7 +217,9 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     metricsText: opts.clusterWorker ? clusterMetricsSource(metrics.registry) : undefined,
     identity,
     readiness: [
-      { name: 'config', check: () => Promise.resolve(true) },
+      // Whether the files on disk are the ones serving; never gates: a bad edit refused by every
+      // replica must not take them all out of the Service while the previous config serves.
+      { name: 'config', check: () => Promise.resolve(!reloadFailing), gates: () => false },
       { name: 'database', check: async () => (await served.query('SELECT 1 AS ok')).rows.length === 1 },
       {
         name: 'counters',
@@ -262,7 +266,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   if (banner) print(banner);
   logger.info({ port, admin_port: adminPort, embedded, upstreams: upstreams.names }, 'lookup api started');
 
-  const reloadConfig = createConfigReloader({
+  const reload = createConfigReloader({
     configDir: opts.configDir,
     started: config,
     refusals: (next) => upstreams.movedBy(next),
@@ -274,13 +278,23 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     metrics,
     logger,
   });
+  const reloadConfig = (): boolean => {
+    reloadFailing = !reload();
+    return !reloadFailing;
+  };
   const stopWatch =
     opts.watchConfig === false ? () => undefined : watchConfigDir(opts.configDir, reloadConfig);
 
   const shutdown = async (): Promise<void> => {
     stopWatch();
     health.stop();
-    await drainServers([publicServer, adminServer], config.raw.gateway.shutdown_timeout_ms);
+    const timeoutMs = config.raw.gateway.shutdown_timeout_ms;
+    const drained = await drainServers([publicServer, adminServer], timeoutMs);
+    if (drained.cutAtDeadline > 0)
+      logger.warn(
+        { connections: drained.cutAtDeadline, shutdown_timeout_ms: timeoutMs },
+        'shutdown deadline reached: open connections closed before their requests finished',
+      );
     gateway.close();
     unsubscribe();
     await upstreams.close();

@@ -50,7 +50,7 @@ describe('draining servers on shutdown', () => {
     const inFlight = get(port, '/slow?ms=300', agent);
     await wait(50);
     const started = Date.now();
-    await drainServers([server], 8000);
+    expect(await drainServers([server], 8000)).toEqual({ cutAtDeadline: 0 });
     const answer = await inFlight;
     expect(answer).toMatchObject({ status: 200, body: 'done' });
     expect(Date.now() - started).toBeLessThan(4000);
@@ -79,10 +79,11 @@ describe('draining servers on shutdown', () => {
     );
     await wait(50);
     const started = Date.now();
-    await drainServers([server], 300);
+    const result = await drainServers([server], 300);
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(2000);
     expect(await stuck).toBe('ECONNRESET');
+    expect(result).toEqual({ cutAtDeadline: 1 });
   });
 });

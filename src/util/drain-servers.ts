@@ -8,7 +8,7 @@ const IDLE_CLOSE_AFTER_MS = 500;
 
 /**
  * Stops the servers taking connections at once, lets the requests in flight finish for at most
- * `timeoutMs`, then cuts what is left.
+ * `timeoutMs`, then cuts what is left, and says how many connections it cut.
  *
  * Not `server.close()` alone: it also closes every socket idle at that instant, and a keep-alive
  * client sending back to back (a gateway's pool to an upstream, an ingress proxy) has its next
@@ -17,7 +17,8 @@ const IDLE_CLOSE_AFTER_MS = 500;
  * `Connection: close` (the client sends its next one elsewhere), a socket whose response ends now
  * closes after a short idle time, and the sockets still idle half a second later are closed then.
  */
-export async function drainServers(servers: readonly Server[], timeoutMs: number): Promise<void> {
+export async function drainServers(servers: readonly Server[], timeoutMs: number): Promise<DrainResult> {
+  const result: DrainResult = { cutAtDeadline: 0 };
   const closing = (_req: IncomingMessage, res: ServerResponse): void => {
     res.shouldKeepAlive = false;
   };
@@ -37,7 +38,13 @@ export async function drainServers(servers: readonly Server[], timeoutMs: number
     Math.min(IDLE_CLOSE_AFTER_MS, timeoutMs),
   );
   const deadline = setTimeout(() => {
-    for (const s of servers) s.closeAllConnections();
+    for (const s of servers) {
+      // Counted before they are cut: what the orchestrator's grace period did not leave time for.
+      s.getConnections((err, open) => {
+        if (!err) result.cutAtDeadline += open;
+        s.closeAllConnections();
+      });
+    }
   }, timeoutMs);
   try {
     await closed;
@@ -45,4 +52,10 @@ export async function drainServers(servers: readonly Server[], timeoutMs: number
     clearTimeout(idle);
     clearTimeout(deadline);
   }
+  return result;
+}
+
+export interface DrainResult {
+  /** Connections still open at the deadline, closed with whatever they were doing. */
+  cutAtDeadline: number;
 }

@@ -171,6 +171,8 @@ describe('hot configuration reload', () => {
     ).toBe(7);
     expect(p.output()).toContain('plans.yaml');
     expect(await (await fetch(`${p.admin}/metrics`)).text()).toMatch(/^lookup_config_reload_failing 1$/m);
+    // /readyz says so, and stays 200: a bad edit refused everywhere must not empty the Service.
+    expect([await ready(), (await checks()).config]).toEqual([200, false]);
     writeFileSync(plansFile, original);
     expect(
       await until(
@@ -183,6 +185,7 @@ describe('hot configuration reload', () => {
     expect(metrics).toMatch(/lookup_config_reloads_total\{result="failure"\} [1-9]/);
     expect(metrics).toMatch(/lookup_config_reloads_total\{result="success"\} [1-9]/);
     expect(metrics).toMatch(/^lookup_config_reload_failing 0$/m);
+    expect((await checks()).config).toBe(true);
   });
 });
 
