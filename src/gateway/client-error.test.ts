@@ -21,7 +21,15 @@ beforeAll(async () => {
         if (req.url?.startsWith('/slow/')) setTimeout(answer, 150);
         // /read/… waits for the whole body, as the admin API's JSON parser does.
         else if (req.url?.startsWith('/read/')) req.on('end', answer).resume();
-        else answer();
+        // /begun/… starts its answer at once and ends it when the body has come.
+        else if (req.url?.startsWith('/begun/')) {
+          res.writeHead(200, {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+          });
+          res.write(body.slice(0, 5));
+          req.on('end', () => res.end(body.slice(5))).resume();
+        } else answer();
       },
     ),
   );
@@ -138,6 +146,24 @@ describe('requests the HTTP parser rejects', () => {
     const raw = 'POST /read/body HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n\r\n';
     expectEnvelope(parse(await exchange(raw)), 'Yêu cầu HTTP không đúng định dạng.');
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('never writes the 422 into an answer already begun: the connection is closed instead', async () => {
+    // The broken chunk is sent once the answer has begun.
+    const got = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let seen = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        if (seen === '') socket.write('ZZ\r\n\r\n');
+        seen += chunk;
+      });
+      socket.on('close', () => resolve(seen));
+      socket.on('error', reject);
+      socket.write('POST /begun/body HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n');
+    });
+    expect(got).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(got).not.toContain('invalid_request');
   });
 
   it('CONNECT after a request still in flight on the connection comes after its answer', async () => {

@@ -65,6 +65,7 @@ interface InFlight {
   once(event: 'close', listener: () => void): unknown;
   /** The request it answers (node's own field): `complete` once its whole body was read. */
   req?: { complete: boolean };
+  headersSent: boolean;
 }
 
 interface SocketWithMessage extends Duplex {
@@ -79,8 +80,11 @@ function canAnswer(err: NodeJS.ErrnoException, socket: Duplex): boolean {
 
 function afterInFlight(socket: SocketWithMessage, then: () => void): void {
   const res = socket._httpMessage;
-  if (!res || res.req?.complete === false) then();
-  else res.once('close', () => afterInFlight(socket, then));
+  if (!res) then();
+  else if (res.req?.complete !== false) res.once('close', () => afterInFlight(socket, then));
+  // Its own body never ends, so it is not waited for; and no answer can follow one already begun.
+  else if (res.headersSent) socket.destroy();
+  else then();
 }
 
 function endWith(socket: Duplex, err: ApiError): void {
