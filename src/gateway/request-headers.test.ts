@@ -35,9 +35,9 @@ function asNodeReadsThem(req: IncomingMessage) {
   const one = (name: string) => req.headers[name] as string | undefined;
   return {
     requestId: one('x-request-id'),
-    // Authorization on several lines is joined as the X- names are (node keeps the first): two keys
-    // on one request are refused, not the first charged.
-    authorization: req.headersDistinct.authorization?.join(', '),
+    // Authorization on several lines is joined as the X- names are (node keeps the first), its empty
+    // lines left out: two keys on one request are refused, not the first charged.
+    authorization: req.headersDistinct.authorization?.filter((v) => v !== '').join(', ') || undefined,
     apiKey: one('x-api-key'),
     forwardedFor: one('x-forwarded-for'),
     host: one('host'),
@@ -63,6 +63,7 @@ const cases: [string, string[]][] = [
   ['X-Request-Id twice', ['X-Request-Id: a', 'X-Request-Id: b']],
   ['Host twice', ['host: second']],
   ['empty values', ['X-Api-Key:', 'X-Api-Key: k', 'Authorization:', 'Authorization: Bearer b']],
+  ['an empty Authorization alone', ['Authorization:']],
   [
     'names of the same length that are not theirs',
     ['X-Api-Kez: k', 'Authorizatiom: Bearer a', 'X-Request-Ix: r', 'X-Forwarded-Fox: 1.2.3.4'],

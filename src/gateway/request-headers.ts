@@ -37,7 +37,8 @@ export function readGatewayHeaders(raw: readonly string[]): GatewayHeaders {
         if (is(name, 'x-request-id')) out.requestId = join(out.requestId, value);
         break;
       case 13:
-        if (is(name, 'authorization')) out.authorization = join(out.authorization, value);
+        // An empty line carries no key: not a second one.
+        if (value !== '' && is(name, 'authorization')) out.authorization = join(out.authorization, value);
         break;
       case 15:
         if (is(name, 'x-forwarded-for')) out.forwardedFor = join(out.forwardedFor, value);

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
+import { capturedLog } from '../../../test/support/captured-log';
 import { getWithHeaderLines } from '../../../test/support/header-lines';
 
 let h: Harness;
@@ -61,10 +62,20 @@ describe('ip-allowlist: security', () => {
   it('keeps a key closed, never open, when a stored entry is one the admin API now refuses', async () => {
     // A mapped range wider than /96 became an IPv4 prefix below zero, which ipaddr.js matches with
     // every address; "010.0.0.1" reads as 8.0.0.1.
-    const { key } = await h.account('starter', { ipAllowlist: ['::ffff:192.0.2.0/24', '010.0.0.1'] });
-    for (const ip of ['8.8.8.8', '192.0.2.1', '8.0.0.1', '10.0.0.1']) {
-      const res = await request(h.gw.app).get(list).set('X-Api-Key', key).set('X-Forwarded-For', ip);
-      expect([ip, res.status, res.body.code]).toEqual([ip, 403, 'ip_not_allowed']);
+    const log = capturedLog();
+    const quiet = h.deps.logger;
+    h.deps.logger = log.logger;
+    try {
+      const { key } = await h.account('starter', { ipAllowlist: ['::ffff:192.0.2.0/24', '010.0.0.1'] });
+      for (const ip of ['8.8.8.8', '192.0.2.1', '8.0.0.1', '10.0.0.1']) {
+        const res = await request(h.gw.app).get(list).set('X-Api-Key', key).set('X-Forwarded-For', ip);
+        expect([ip, res.status, res.body.code]).toEqual([ip, 403, 'ip_not_allowed']);
+      }
+      // Said once for the key record, not for each request.
+      const warned = log.lines.filter((l) => String(l.msg).startsWith('IP allowlist entries'));
+      expect(warned.map((l) => l.ignored)).toEqual([['::ffff:192.0.2.0/24', '010.0.0.1']]);
+    } finally {
+      h.deps.logger = quiet;
     }
   });
 

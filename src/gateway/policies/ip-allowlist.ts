@@ -5,8 +5,18 @@ import { ApiError } from '../../errors/api-error';
 import type { PolicyFactory } from '../policy';
 
 /** Per-key CIDR allowlist (v4/v6); matchers are compiled once per cached key record. */
-export const ipAllowlistPolicy: PolicyFactory = () => {
+export const ipAllowlistPolicy: PolicyFactory = (_config, deps) => {
   const compiled = new WeakMap<ApiKeyRecord, IpMatcher>();
+  // Once per key record the cache reads (not per request): which entries an operator must rewrite.
+  const usable = (key: ApiKeyRecord): string[] => {
+    const ok = key.ip_allowlist.filter(isCidr);
+    if (ok.length < key.ip_allowlist.length)
+      deps.logger.warn(
+        { key_id: key.id, ignored: key.ip_allowlist.filter((e) => !isCidr(e)) },
+        'IP allowlist entries in a form no longer accepted match nothing; rewrite them',
+      );
+    return ok;
+  };
   return {
     name: 'ip-allowlist',
     handle(ctx) {
@@ -15,7 +25,7 @@ export const ipAllowlistPolicy: PolicyFactory = () => {
       let match = compiled.get(key);
       // An entry stored before the admin API refused its form matches nothing: the key stays
       // restricted to what remains (nothing, if nothing remains), never opened up.
-      if (!match) compiled.set(key, (match = compileIpMatcher(key.ip_allowlist.filter(isCidr))));
+      if (!match) compiled.set(key, (match = compileIpMatcher(usable(key))));
       if (!match(ctx.clientIp)) throw new ApiError('ip_not_allowed');
     },
   };
