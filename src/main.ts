@@ -67,10 +67,18 @@ async function runProduct(): Promise<void> {
   process.on('SIGHUP', () => product.reloadConfig());
 }
 
-/** On SIGTERM or SIGINT, once: drain, then exit 0 (1 when the drain fails). */
+/**
+ * On SIGTERM or SIGINT, once: drain, then exit 0 (1 when the drain fails). A second SIGINT during
+ * the drain exits at once with 130: someone at a terminal pressing Ctrl-C again does not want to
+ * wait out the drain; an orchestrator repeating SIGTERM is ignored, its SIGKILL comes anyway.
+ */
 function exitAfterDrain(fields: Record<string, string>, drain: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: string): void => {
+    if (stopping && signal === 'SIGINT') {
+      logger.warn({ ...fields, signal }, 'second interrupt: exiting without waiting for the drain');
+      process.exit(130);
+    }
     if (stopping) return;
     stopping = true;
     logger.info({ ...fields, signal }, 'shutting down: draining in-flight requests');

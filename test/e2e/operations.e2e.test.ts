@@ -235,6 +235,31 @@ describe('a fault nobody handles', () => {
 });
 
 describe('graceful shutdown', () => {
+  it('exits at once with 130 on a second SIGINT during the drain, as Ctrl-C pressed twice asks', async () => {
+    const hurried = await startProductProcess({ CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET });
+    const { connect } = await import('node:net');
+    // A request whose head never ends holds the drain until shutdown_timeout_ms (10 s).
+    const stuck = connect(Number(new URL(hurried.base).port), '127.0.0.1', () =>
+      stuck.write('GET /v1/me HTTP/1.1\r\nHost: x\r\n'),
+    );
+    stuck.on('error', () => undefined);
+    try {
+      await new Promise((r) => stuck.once('connect', r));
+      hurried.child.kill('SIGINT');
+      expect(await until(() => hurried.output().includes('"shutting down'))).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(hurried.child.exitCode).toBeNull(); // still draining
+      const second = Date.now();
+      hurried.child.kill('SIGINT');
+      expect(await hurried.exited).toBe(130);
+      expect(Date.now() - second).toBeLessThan(3000);
+      expect(hurried.output()).toContain('second interrupt: exiting without waiting for the drain');
+    } finally {
+      stuck.destroy();
+      if (hurried.child.exitCode === null) await hurried.stop('SIGKILL');
+    }
+  }, 150_000);
+
   it('finishes requests in flight on SIGTERM, refuses new connections, and exits 0', async () => {
     const inflight = Array.from({ length: 5 }, (_, i) => apiGet(p, `/v1/legal-documents/vb_${i}_slow`, key));
     // In flight means at the upstream (which answers them after 3 s), not merely sent by this process.
