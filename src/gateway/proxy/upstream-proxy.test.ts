@@ -165,7 +165,9 @@ describe('upstream proxy: failures', () => {
   });
 
   test('a request abandoned at its deadline frees its connection for the next one', async () => {
-    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 100, pool_size: 1 });
+    // The deadline leaves the next request time to connect and be answered on a loaded machine
+    // (at 100 ms it once timed out too in CI); the slow answer (3 s) is still far past it.
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 400, pool_size: 1 });
     const t0 = Date.now();
     await expect(proxy.forward({ ...request, path: '/slow' })).rejects.toThrow(/timeout/);
     const reply = await proxy.forward({ ...request, path: '/x' });
