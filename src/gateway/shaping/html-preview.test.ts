@@ -22,6 +22,7 @@ describe('htmlPreview', () => {
   it('counts half of the visible text only: white space after or around it does not let the whole through', () => {
     expect(htmlPreview(`<p>Điều 1</p>\n${' '.repeat(20)}`, 800)).toBe('<p>Đi…</p>');
     expect(htmlPreview('<p>Hello</p>\n\n', 5)).toBe('<p>He…</p>');
+    expect(htmlPreview('<p>Hello</p>\n\n<script>var later = "text";</script>', 5)).toBe('<p>He…</p>');
     expect(htmlPreview('<div>\n    <p>Một   hai</p>\n</div>', 800)).toBe('<div>\n    <p>Một…</p></div>');
   });
 

@@ -121,12 +121,13 @@ function textPrefix(html: string, maxChars: number, countBlank: boolean): Prefix
   const open: string[] = [];
   const parser = new Parser(
     {
+      // Dropped elements are followed past the cut too: a script there is not text left out.
       onopentag(name, attribs) {
-        if (done) return;
         if (dropDepth > 0 || DROP.has(name)) {
           if (!VOID.has(name)) dropDepth++;
           return;
         }
+        if (done) return;
         const attrs = Object.entries(attribs)
           .filter(([k, v]) => !k.startsWith('on') && !/^\s*javascript:/i.test(v))
           .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
@@ -157,12 +158,11 @@ function textPrefix(html: string, maxChars: number, countBlank: boolean): Prefix
         done = true;
       },
       onclosetag(name) {
-        if (done) return;
         if (dropDepth > 0) {
           if (!VOID.has(name)) dropDepth--;
           return;
         }
-        if (VOID.has(name)) return;
+        if (done || VOID.has(name)) return;
         const at = open.lastIndexOf(name);
         if (at === -1) return;
         while (open.length > at) out += `</${open.pop()}>`;
