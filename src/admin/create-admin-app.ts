@@ -9,6 +9,7 @@ import type { Logger } from '../util/logger';
 import { creditRoutes } from './credit-routes';
 import { keyRoutes } from './key-routes';
 import { requestError } from './request-errors';
+import type { MethodsAnswer } from '../gateway/client-error';
 
 const BODY_LIMIT = '64kb';
 
@@ -21,6 +22,12 @@ const ADMIN_METHODS: readonly (readonly [string, string])[] = [
   ['/keys/:id', 'DELETE'],
 ];
 const WRONG_METHOD = 'Phương thức không được hỗ trợ cho đường dẫn này.';
+
+/** What the admin port answers a method none of its paths takes (CONNECT): every method it serves. */
+export const ADMIN_PORT_METHODS: MethodsAnswer = {
+  allow: [...new Set(ADMIN_METHODS.flatMap(([, allow]) => allow.split(', ')))].join(', '),
+  message: 'Phương thức không được hỗ trợ.',
+};
 
 /**
  * One line per admin request, refused ones included: who (the token's `sub`) changed which account

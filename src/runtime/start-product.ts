@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AccountRepo } from '../accounts/account-repo';
 import { KeyCache } from '../accounts/key-cache';
 import { createAdminVerifier } from '../admin/admin-auth';
-import { createAdminApp } from '../admin/create-admin-app';
+import { ADMIN_PORT_METHODS, createAdminApp } from '../admin/create-admin-app';
 import { BulkWatch } from '../bulk-watch/bulk-watch';
 import { DatasetStats } from '../bulk-watch/dataset-stats';
 import type { RuntimeConfig } from '../config/compile-config';
@@ -248,7 +248,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     createServer((req, res) => {
       if (!ops(req, res)) adminApp(req, res);
     }),
-    { allow: 'GET, POST, PATCH, DELETE', message: 'Phương thức không được hỗ trợ.' },
+    ADMIN_PORT_METHODS,
   );
   publicServer.keepAliveTimeout = 65_000;
   const port = await listen(publicServer, publicPort, 'PORT, or gateway.yaml port');
