@@ -54,7 +54,7 @@ export function accountRoutes(kit: AdminKit): Router {
   });
 
   r.patch('/accounts/:id', async (req, res) => {
-    const body = parse(patchAccountBody, req.body);
+    const body = parse(patchAccountBody(deps.config().raw.plans.timezone), req.body);
     if (body.plan !== undefined) plan(body.plan);
     await account(req.params.id);
     const unlocks =

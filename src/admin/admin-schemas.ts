@@ -3,13 +3,28 @@ import { isCidr } from '../config/trusted-proxies';
 import { parseIsoDateTime } from '../util/iso-time';
 import { canBeStored } from './admin-kit';
 
-/** A date-time (or a date, 00:00 UTC) that exists: 2030-02-30 and year 0000 are refused, not moved. */
-const isoDate = z.string().transform((s, ctx) => {
-  const ms = parseIsoDateTime(s, { zone: 'optional', dateOnly: true });
-  if (ms !== undefined) return ms;
-  ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time' });
-  return z.NEVER;
-});
+/**
+ * A date-time (or a date: its 00:00) that exists: 2030-02-30 and year 0000 are refused, not moved.
+ * Without an offset it is read in the service's zone (plans.timezone), where days and months
+ * reset, never in the process's own zone.
+ */
+const isoDate = (timeZone: string) =>
+  z.string().transform((s, ctx) => {
+    const ms = parseIsoDateTime(s, { zone: 'optional', localZone: timeZone, dateOnly: true });
+    if (ms !== undefined) return ms;
+    ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time' });
+    return z.NEVER;
+  });
+
+/** One schema per zone, built when the zone is first seen (a reload may change it), not per request. */
+function perZone<T>(build: (timeZone: string) => T): (timeZone: string) => T {
+  const built = new Map<string, T>();
+  return (timeZone) => {
+    let schema = built.get(timeZone);
+    if (schema === undefined) built.set(timeZone, (schema = build(timeZone)));
+    return schema;
+  };
+}
 
 export const createAccountBody = z
   .object({
@@ -19,29 +34,33 @@ export const createAccountBody = z
   })
   .strict();
 
-export const patchAccountBody = z
-  .object({
-    plan: z.string().min(1).optional(),
-    email_verified: z.boolean().optional(),
-    restricted_until: isoDate.nullable().optional(),
-  })
-  .strict();
+export const patchAccountBody = perZone((timeZone) =>
+  z
+    .object({
+      plan: z.string().min(1).optional(),
+      email_verified: z.boolean().optional(),
+      restricted_until: isoDate(timeZone).nullable().optional(),
+    })
+    .strict(),
+);
 
 export const findAccountQuery = z.object({ email: z.string().min(1).max(320) }).strict();
 
-export const createKeyBody = z
-  .object({
-    expires_at: isoDate.nullable().optional(),
-    ip_allowlist: z
-      .array(
-        z
-          .string()
-          .refine(isCidr, 'an IPv4/IPv6 address or CIDR, IPv4 in dotted decimal, without a zone index'),
-      )
-      .max(100)
-      .default([]),
-  })
-  .strict();
+export const createKeyBody = perZone((timeZone) =>
+  z
+    .object({
+      expires_at: isoDate(timeZone).nullable().optional(),
+      ip_allowlist: z
+        .array(
+          z
+            .string()
+            .refine(isCidr, 'an IPv4/IPv6 address or CIDR, IPv4 in dotted decimal, without a zone index'),
+        )
+        .max(100)
+        .default([]),
+    })
+    .strict(),
+);
 
 export const creditsBody = z
   .object({

@@ -12,7 +12,7 @@ export function keyRoutes(kit: AdminKit): Router {
   const { deps, account, tell } = kit;
   const r = Router();
   r.post('/accounts/:id/keys', async (req, res) => {
-    const body = parse(createKeyBody, req.body);
+    const body = parse(createKeyBody(deps.config().raw.plans.timezone), req.body);
     // A key born expired answers every call with 401: an operator's typo, not a key to hand out.
     if (body.expires_at != null && body.expires_at <= deps.clock.now()) {
       throw new ApiError('invalid_request', { message: 'expires_at: phải là một thời điểm trong tương lai' });

@@ -1,3 +1,5 @@
+import { dateKey, partsAt, startOfLocalDay } from '../util/zone-time';
+
 /**
  * Counting windows for one instant: fixed per-second and per-minute rate windows (epoch based,
  * zone-free) and the calendar day and month in the service time zone (resets at 00:00 and on the 1st).
@@ -34,15 +36,6 @@ export interface WindowTtls {
 
 const DAY_S = 86_400;
 
-interface ZoneParts {
-  y: number;
-  m: number;
-  d: number;
-  h: number;
-  mi: number;
-  s: number;
-}
-
 /** The calendar span of the current day and month, reused while nowMs stays inside the day. */
 interface ZoneSpan {
   dayStart: number;
@@ -52,69 +45,7 @@ interface ZoneSpan {
   monthKey: string;
 }
 
-// Building an Intl.DateTimeFormat costs tens of microseconds; one per zone for the life of the process.
-const formatters = new Map<string, Intl.DateTimeFormat>();
 const spans = new Map<string, ZoneSpan>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-function partsAt(ms: number, timeZone: string): ZoneParts {
-  const out: ZoneParts = { y: 0, m: 0, d: 0, h: 0, mi: 0, s: 0 };
-  for (const p of formatter(timeZone).formatToParts(ms)) {
-    const v = Number(p.value);
-    if (p.type === 'year') out.y = v;
-    else if (p.type === 'month') out.m = v;
-    else if (p.type === 'day') out.d = v;
-    else if (p.type === 'hour') out.h = v;
-    else if (p.type === 'minute') out.mi = v;
-    else if (p.type === 'second') out.s = v;
-  }
-  return out;
-}
-
-/** Zone offset (ms, local minus UTC) at an instant. */
-function offsetAt(ms: number, timeZone: string): number {
-  const p = partsAt(ms, timeZone);
-  return Date.UTC(p.y, p.m - 1, p.d, p.h, p.mi, p.s) - (ms - (((ms % 1000) + 1000) % 1000));
-}
-
-function dateKey(y: number, m: number, d: number): string {
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
-
-/**
- * First instant of local date y-m-d (m may overflow; Date.UTC normalises it). Tries the offsets in
- * force a day before and a day after, and keeps the earliest instant whose local date is that day:
- * this stays right when a DST change happens on that day, or skips or repeats local midnight itself.
- */
-function startOfLocalDay(y: number, m: number, d: number, timeZone: string): number {
-  const local = Date.UTC(y, m - 1, d);
-  const norm = new Date(local);
-  const want = dateKey(norm.getUTCFullYear(), norm.getUTCMonth() + 1, norm.getUTCDate());
-  let best = Number.POSITIVE_INFINITY;
-  for (const off of [offsetAt(local - DAY_S * 1000, timeZone), offsetAt(local + DAY_S * 1000, timeZone)]) {
-    const t = local - off;
-    const p = partsAt(t, timeZone);
-    if (dateKey(p.y, p.m, p.d) === want && t < best) best = t;
-  }
-  return Number.isFinite(best) ? best : local - offsetAt(local, timeZone);
-}
 
 function spanAt(nowMs: number, timeZone: string): ZoneSpan {
   const cached = spans.get(timeZone);

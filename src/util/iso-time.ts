@@ -1,3 +1,5 @@
+import { wallClockToEpoch } from './zone-time';
+
 /** Epoch milliseconds (or nothing) as the ISO 8601 text the APIs and SQL parameters use. */
 export function isoOrNull(ms: number | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(ms).toISOString();
@@ -17,22 +19,28 @@ export function isCalendarDate(s: string): boolean {
 
 // RFC 3339's date-time (a space or T between date and time; the offset with or without its colon).
 const DATE_TIME =
-  /^(\d{4}-\d{2}-\d{2})[Tt ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?([Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,9}))?)?([Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?$/;
+
+/** Where a date-time may leave its offset out, the zone it is then read in (an IANA name). */
+export type ZoneRule = { zone: 'required' } | { zone: 'optional'; localZone: string };
 
 /**
- * An ISO 8601 date-time (or, with dateOnly, a bare date, read as 00:00 UTC) whose day exists and
- * whose hours, minutes, seconds and offset are in range, as epoch milliseconds; undefined when it
- * is not one. Date.parse alone rolls 2030-02-30 over to March and takes year 0000, which
- * PostgreSQL refuses. Without a zone the time is read in the process's zone, as Date.parse does.
+ * An ISO 8601 date-time (or, with dateOnly, a bare date: its 00:00) whose day exists and whose
+ * hours, minutes, seconds and offset are in range, as epoch milliseconds; undefined when it is not
+ * one. Date.parse alone rolls 2030-02-30 over to March and takes year 0000, which PostgreSQL
+ * refuses. A time without an offset is read in the rule's local zone, never the process's own.
  */
-export function parseIsoDateTime(
-  s: string,
-  opts: { zone: 'required' | 'optional'; dateOnly: boolean },
-): number | undefined {
-  if (opts.dateOnly && isCalendarDate(s)) return Date.parse(s);
-  const m = DATE_TIME.exec(s);
-  if (!m || !isCalendarDate(m[1]!)) return undefined;
-  if (opts.zone === 'required' && m[5] === undefined) return undefined;
-  const ms = Date.parse(s);
-  return Number.isNaN(ms) ? undefined : ms;
+export function parseIsoDateTime(s: string, opts: ZoneRule & { dateOnly: boolean }): number | undefined {
+  const bareDay = opts.dateOnly && isCalendarDate(s);
+  const m = bareDay ? undefined : DATE_TIME.exec(s);
+  if (!bareDay && (!m || !isCalendarDate(s.slice(0, 10)))) return undefined;
+  if (m?.[8] !== undefined) {
+    const ms = Date.parse(s);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
+  if (opts.zone === 'required') return undefined;
+  const [y, mo, d] = s.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const [h, mi, sec, frac] = [m?.[4] ?? '0', m?.[5] ?? '0', m?.[6] ?? '0', (m?.[7] ?? '').padEnd(3, '0')];
+  const wall = { y, m: mo, d, h: Number(h), mi: Number(mi), s: Number(sec), ms: Number(frac.slice(0, 3)) };
+  return wallClockToEpoch(wall, opts.localZone);
 }

@@ -208,7 +208,7 @@ describe('every error code the gateway owns, through a real process', () => {
     expect(await call('POST', '/admin/accounts', big)).toEqual([413, 'Nội dung yêu cầu vượt quá 64kb.']);
   });
 
-  it('the admin API refuses a date-time that does not exist instead of moving it or failing, and takes RFC 3339 forms', async () => {
+  it('the admin API refuses a date-time that does not exist instead of moving it or failing, and takes RFC 3339 forms, reading one without an offset in the service zone', async () => {
     const acc = await newAccount(p, 'starter');
     for (const at of ['0000-01-01T00:00:00Z', '2099-02-30T00:00:00Z', '2099-04-31', '2099-01-01T24:00:00Z']) {
       const locked = await adminCall(p, 'PATCH', `/admin/accounts/${acc.id}`, { restricted_until: at });
@@ -224,6 +224,13 @@ describe('every error code the gateway owns, through a real process', () => {
       expires_at: '2099-01-01 07:00:00+0700',
     });
     expect([spaced.status, spaced.json.expires_at]).toEqual([201, '2099-01-01T00:00:00.000Z']);
+    // Without an offset, in the zone where the service's days reset (Asia/Ho_Chi_Minh), not the process's.
+    const day = await adminCall(p, 'POST', `/admin/accounts/${acc.id}/keys`, { expires_at: '2099-01-01' });
+    expect([day.status, day.json.expires_at]).toEqual([201, '2098-12-31T17:00:00.000Z']);
+    const lock = await adminCall(p, 'PATCH', `/admin/accounts/${acc.id}`, {
+      restricted_until: '2099-01-01T07:30',
+    });
+    expect([lock.status, lock.json.restricted_until]).toEqual([200, '2099-01-01T00:30:00.000Z']);
   });
 
   it('a registration retried after its answer was lost gets 409, then finds the account it made by e-mail', async () => {
