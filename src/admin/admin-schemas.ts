@@ -70,6 +70,8 @@ export const creditsBody = z
       .string()
       .min(1)
       .max(200)
-      .refine(canBeStored, 'text without NUL characters or unpaired surrogates'),
+      .refine(canBeStored, 'text without NUL characters or unpaired surrogates')
+      // A blank reference names no purchase: two different blank ones would look alike in the ledger.
+      .refine((s) => /\S/.test(s), 'a reference with a visible character, not only spaces'),
   })
   .strict();

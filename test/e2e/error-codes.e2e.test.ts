@@ -199,6 +199,9 @@ describe('every error code the gateway owns, through a real process', () => {
       await call('POST', `/admin/accounts/${acc.id}/credits`, '{"amount":5,"reference":"x\\ud800"}'),
     ).toEqual([422, 'reference: text without NUL characters or unpaired surrogates']);
     expect(
+      await call('POST', `/admin/accounts/${acc.id}/credits`, '{"amount":5,"reference":" \\t\\u00a0"}'),
+    ).toEqual([422, 'reference: a reference with a visible character, not only spaces']);
+    expect(
       (
         await call('POST', `/admin/accounts/${acc.id}/credits`, '{"amount":5,"reference":"x\\ud83d\\ude00"}')
       )[0],
