@@ -4,6 +4,9 @@ import type { RuntimeConfig } from '../config/compile-config';
 import { createDocsRouter } from '../openapi/docs-router';
 import type { GatewayDeps } from './deps';
 import { createGatewayHandler } from './handler';
+import { createIpVolumeCheck } from './policies/ip-throttle';
+import type { IpVolumeCheck } from './policies/ip-throttle';
+import { readGatewayHeaders } from './request-headers';
 import type { GatewayHandler } from './handler';
 
 export interface GatewayApp {
@@ -26,16 +29,31 @@ function isDocsPath(url: string): boolean {
  * decoration cost about a tenth of a call's CPU and the pipeline uses none of it.
  */
 export function createApp(config: RuntimeConfig, deps: GatewayDeps): GatewayApp {
-  let current: { config: RuntimeConfig; handler: GatewayHandler } = {
+  let current: { config: RuntimeConfig; handler: GatewayHandler; ipCheck: IpVolumeCheck } = {
     config,
     handler: createGatewayHandler(config, deps),
+    ipCheck: createIpVolumeCheck(config, deps),
   };
   const docs = express();
   docs.disable('x-powered-by');
   docs.set('etag', false);
   docs.set('query parser', false);
-  docs.use(createDocsRouter(() => current.config));
-  docs.use((req, res) => {
+  // A request the documentation routes counted, then handed on (an unknown /docs/ path, a POST):
+  // the pipeline counts it in the per-IP window again, so the first count is given back.
+  const docsCounted = new WeakMap<IncomingMessage, string>();
+  docs.use(
+    createDocsRouter(
+      () => current.config,
+      async (req) => {
+        const seen = await current.ipCheck(req, readGatewayHeaders(req.rawHeaders).forwardedFor);
+        if (!seen.refusal) docsCounted.set(req, seen.windowKey);
+        return seen.refusal;
+      },
+    ),
+  );
+  docs.use(async (req, res) => {
+    const counted = docsCounted.get(req);
+    if (counted !== undefined) await deps.ipWindow.reward(counted, 1);
     void current.handler.handle(req, res);
   });
   const app = (req: IncomingMessage, res: ServerResponse): void => {
@@ -47,7 +65,11 @@ export function createApp(config: RuntimeConfig, deps: GatewayDeps): GatewayApp 
     config: () => current.config,
     reload(next) {
       const old = current;
-      current = { config: next, handler: createGatewayHandler(next, deps) };
+      current = {
+        config: next,
+        handler: createGatewayHandler(next, deps),
+        ipCheck: createIpVolumeCheck(next, deps),
+      };
       // Old keep-alive pools close once requests already forwarded on them have had time to end.
       const grace = Math.max(...[...old.config.upstreams.values()].map((u) => u.timeout_ms), 1000) + 1000;
       setTimeout(() => old.handler.close(), grace).unref();

@@ -2,6 +2,7 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import absolutePath from 'swagger-ui-dist/absolute-path.js';
 import type { RuntimeConfig } from '../config/compile-config';
+import type { ApiError } from '../errors/api-error';
 import { renderError } from '../errors/render-error';
 import { queryKeyRefusal } from '../gateway/policies/authenticate';
 import { requestIdOf } from '../gateway/policies/request-id';
@@ -29,13 +30,18 @@ function sendText(res: Response, type: string, body: string, extra: Record<strin
  * pipeline: no key, never metered. The document is built once per config object, so a hot reload
  * (a new RuntimeConfig) shows at once and costs one build.
  */
-export function createDocsRouter(getConfig: () => RuntimeConfig): express.Router {
+export function createDocsRouter(
+  getConfig: () => RuntimeConfig,
+  admitIp: (req: Request) => Promise<ApiError | undefined>,
+): express.Router {
   const router = express.Router();
   // These routes skip the pipeline, but still carry a request id and nosniff like every response
-  // (a 304 included).
-  router.use(['/v1/openapi.json', '/docs'], (req: Request, res: Response, next) => {
+  // (a 304 included), and count in the per-IP volume: a 200 KB document is no free request.
+  router.use(['/v1/openapi.json', '/docs'], async (req: Request, res: Response, next) => {
     res.setHeader('X-Request-Id', requestIdOf(req));
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    const throttled = await admitIp(req);
+    if (throttled) return renderError(res, throttled);
     // A key in a URL is refused here as on every other route (API reference, Authentication), so a
     // link with one in it fails before it is bookmarked or shared.
     const search = req.originalUrl.indexOf('?');

@@ -68,3 +68,34 @@ describe('per-IP throttle: security', () => {
     expect([res.status, res.body.code]).toEqual([429, 'too_many_requests']);
   });
 });
+
+describe('per-IP throttle: IPv6 and the documentation', () => {
+  it('counts the addresses of one IPv6 /64 together, so a host cannot step past the limit by changing its address', async () => {
+    for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::3']) {
+      expect((await from(ip)).status).toBe(401);
+    }
+    const res = await from('2001:db8:1:2:abcd::4');
+    expect([res.status, res.body.code]).toEqual([429, 'too_many_requests']);
+    expect((await from('2001:db8:1:3::1')).status).toBe(401);
+  });
+
+  it('counts requests for the API description and the docs page, and refuses them over the limit in the envelope', async () => {
+    const get = (path: string) => request(h.gw.app).get(path).set('X-Forwarded-For', '198.51.100.6');
+    expect((await get('/v1/openapi.json')).status).toBe(200);
+    expect((await get('/docs')).status).toBe(200);
+    expect((await get('/docs/init.js')).status).toBe(200);
+    const res = await get('/v1/openapi.json');
+    expect([res.status, res.body.success, res.body.code]).toEqual([429, false, 'too_many_requests']);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(res.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('counts a documentation path the pipeline answers (unknown, or another method) once, not twice', async () => {
+    const ip = '198.51.100.7';
+    expect((await request(h.gw.app).get('/docs/nope').set('X-Forwarded-For', ip)).status).toBe(404);
+    expect((await request(h.gw.app).post('/docs').set('X-Forwarded-For', ip)).status).toBe(405);
+    expect((await request(h.gw.app).get('/docs').set('X-Forwarded-For', ip)).status).toBe(200);
+    const res = await request(h.gw.app).get('/docs').set('X-Forwarded-For', ip);
+    expect(res.body.code).toBe('too_many_requests');
+  });
+});

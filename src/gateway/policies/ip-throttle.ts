@@ -1,5 +1,10 @@
+import type { IncomingMessage } from 'node:http';
+import type ipaddr from 'ipaddr.js';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { RuntimeConfig } from '../../config/compile-config';
+import { parseIp } from '../../config/trusted-proxies';
 import { ApiError } from '../../errors/api-error';
+import type { GatewayDeps } from '../deps';
 import type { PolicyFactory } from '../policy';
 import { createClientIpResolver } from './client-ip';
 
@@ -15,23 +20,54 @@ export function createIpWindow(): IpWindow {
 }
 
 /**
+ * The window an address counts in: an IPv6 address by its /64, the block one subscriber or host
+ * gets (SLAAC, privacy addresses), since each of its 2^64 addresses would otherwise be a fresh
+ * count; an IPv4 address by itself.
+ */
+export function volumeKey(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const addr = parseIp(ip);
+  if (!addr || addr.kind() !== 'ipv6') return addr ? addr.toString() : ip;
+  const parts = (addr as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
+}
+
+/** The client's address for a request, and the 429 its volume this minute calls for, if any. */
+export type IpVolumeCheck = (
+  req: IncomingMessage,
+  forwardedFor: string | undefined,
+) => Promise<{ clientIp: string; windowKey: string; refusal?: ApiError }>;
+
+/** Built per config (trusted proxies, limit); counts in the process's one window. */
+export function createIpVolumeCheck(
+  config: RuntimeConfig,
+  deps: Pick<GatewayDeps, 'ipWindow' | 'metrics'>,
+): IpVolumeCheck {
+  const limit = config.raw.plans.per_ip_per_minute;
+  const clientIpOf = createClientIpResolver(config.trustedProxy);
+  return async (req, forwardedFor) => {
+    const clientIp = clientIpOf(req, forwardedFor);
+    const windowKey = volumeKey(clientIp);
+    const seen = await deps.ipWindow.consume(windowKey, 1);
+    if (seen.consumedPoints <= limit) return { clientIp, windowKey };
+    deps.metrics.quotaRejections.inc({ reason: 'too_many_requests' });
+    const retryAfter = Math.max(1, Math.ceil(seen.msBeforeNext / 1000));
+    return { clientIp, windowKey, refusal: new ApiError('too_many_requests', { retryAfter }) };
+  };
+}
+
+/**
  * Per-IP volume before authentication, so key guessing is throttled too. Counted per replica in
  * memory: a second Redis round trip per call would cost more than a per-replica bound is worth.
  */
 export const ipThrottlePolicy: PolicyFactory = (config, deps) => {
-  const limit = config.raw.plans.per_ip_per_minute;
-  const clientIp = createClientIpResolver(config.trustedProxy);
+  const check = createIpVolumeCheck(config, deps);
   return {
     name: 'ip-throttle',
     async handle(ctx) {
-      ctx.clientIp = clientIp(ctx.req, ctx.headers.forwardedFor);
-      const seen = await deps.ipWindow.consume(ctx.clientIp, 1);
-      if (seen.consumedPoints > limit) {
-        deps.metrics.quotaRejections.inc({ reason: 'too_many_requests' });
-        throw new ApiError('too_many_requests', {
-          retryAfter: Math.max(1, Math.ceil(seen.msBeforeNext / 1000)),
-        });
-      }
+      const { clientIp, refusal } = await check(ctx.req, ctx.headers.forwardedFor);
+      ctx.clientIp = clientIp;
+      if (refusal) throw refusal;
     },
   };
 };
