@@ -56,6 +56,46 @@ describe('htmlPreview', () => {
     expect(out).toBe('<p>Hi there</p><a>y</a><p>…</p>');
   });
 
+  it('keeps layout attributes and plain links, and drops every other attribute', () => {
+    const out = htmlPreview(
+      '<table border="1" style="position:fixed" id="config"><tr><td colspan="2" class="c" name="x">' +
+        '<a href="https://vbpl.vn/a?b=1&amp;c=2" target="_blank" title="Luật">Điều một</a> và ' +
+        '<a href="#dieu2">Điều hai</a></td></tr></table>',
+      800,
+    );
+    expect(out).toBe(
+      '<table border="1"><tr><td colspan="2" class="c">' +
+        '<a href="https://vbpl.vn/a?b=1&amp;c=2" title="Luật">Điều một</a> v…</td></tr></table>',
+    );
+    expect(htmlPreview('<p><a href="#d2">Điều hai</a> <a href="/vb/1">Luật một</a> và còn nữa</p>', 12)).toBe(
+      '<p><a href="#d2">Điều hai</a> <a href="/vb/1">Luậ…</a></p>',
+    );
+  });
+
+  it('drops links a browser would run, however the scheme is written, and what submits, loads or redirects', () => {
+    const links = [
+      'java&#9;script:alert(1)',
+      '&#1;javascript:alert(1)',
+      ' JAVASCRIPT:alert(1)',
+      'java\nscript:alert(1)',
+      'javascript&colon;alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+    ];
+    for (const href of links) {
+      expect(htmlPreview(`<p><a href="${href}">Điều 1 và 2</a></p>`, 800)).toBe('<p><a>Điều…</a></p>');
+    }
+    const out = htmlPreview(
+      '<meta http-equiv="refresh" content="0;url=https://evil.example"><base href="https://evil.example/">' +
+        '<form action="https://evil.example/"><button formaction="https://evil.example/">Gửi đi</button></form>',
+      800,
+    );
+    expect(out).toBe('<meta><base><form><button>Gử…</button></form>');
+    expect(htmlPreview('<p constructor="1" __proto__="2" toString="3">Điều 1 và 2</p>', 800)).toBe(
+      '<p>Điều…</p>',
+    );
+  });
+
   it('handles void elements and unclosed tags', () => {
     expect(htmlPreview('<p>Dòng 1<br>Dòng 2<img src="a.png"><p>Dòng 3', 17)).toBe(
       '<p>Dòng 1<br>Dòng 2</p><p>Dòng…</p>',

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { keepsAttribute } from './preview-attributes';
 
 const VOID = new Set([
   'area',
@@ -62,8 +63,8 @@ function pastVisible(chars: readonly string[], n: number): number {
  * A preview of an HTML document, as HTML: at most `maxChars` characters of its text, and never the
  * whole of it, since a preview stands for a field the plan does not get: a document whose visible
  * text (white space aside) fits in `maxChars` shows its first half. Tags balanced, entities
- * re-escaped, never a split UTF-16 surrogate pair; scripts, styles, embedded content and
- * event-handler attributes dropped.
+ * re-escaped, never a split UTF-16 surrogate pair; scripts, styles and embedded content dropped,
+ * and of attributes only layout and plain links kept (preview-attributes.ts).
  */
 export function htmlPreview(html: string, maxChars: number): string {
   const first = textPrefix(html, maxChars, true);
@@ -129,7 +130,7 @@ function textPrefix(html: string, maxChars: number, countBlank: boolean): Prefix
         }
         if (done) return;
         const attrs = Object.entries(attribs)
-          .filter(([k, v]) => !k.startsWith('on') && !/^\s*javascript:/i.test(v))
+          .filter(([k, v]) => keepsAttribute(name, k, v))
           .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
           .join('');
         out += `<${name}${attrs}>`;
