@@ -16,6 +16,15 @@ export interface OpenDbOptions {
   connectTimeoutMs?: number;
 }
 
+/**
+ * DATA_DIR, made only its owner may enter when this makes it: PGlite writes some of its files
+ * (the catalogue, pg_control) world-writable, whatever the umask. A directory that exists keeps
+ * its mode (an operator's volume, owned as the platform decides).
+ */
+export function ensureDataDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.databaseUrl)
     return openPgDb({
@@ -24,7 +33,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
       max: opts.poolSize,
       connectTimeoutMs: opts.connectTimeoutMs,
     });
-  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  if (opts.dataDir) ensureDataDir(opts.dataDir);
   // Loaded only here: a process on PostgreSQL never holds PGlite's modules (≈ 1.4 MB of heap that
   // every full GC would mark again).
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load; under node16 resolution import() stays an ESM import, which this CommonJS build and jest would have to resolve as one

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureDataDir } from '../db/open-db';
 import { SignJWT } from 'jose';
 
 const SECRET_FILE = 'admin-jwt-secret';
@@ -19,7 +20,7 @@ export function embeddedAdminSecret(dataDir: string): string {
   const kept = keptAdminSecret(dataDir);
   if (kept !== undefined) return kept;
   const file = join(dataDir, SECRET_FILE);
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProduct } from '../../src/runtime/start-product';
@@ -44,7 +44,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('the embedded default, started twice on one data directory', () => {
   let demo: { plan: string; key: string }[] = [];
 
-  it('the first start prints one working demo key per plan and an admin token the admin API accepts', async () => {
+  it('the first start prints one working demo key per plan and an admin token the admin API accepts, in a data directory only its owner enters', async () => {
     const { product, banner } = await start();
     try {
       demo = [...banner.matchAll(/^ {2}(\S+)\s+(lk_\S+)\s+\(/gm)].map((m) => ({ plan: m[1]!, key: m[2]! }));
@@ -56,6 +56,8 @@ describe('the embedded default, started twice on one data directory', () => {
       expect(((await me.json()) as { data: { plan: string } }).data.plan).toBe('starter');
       expect((await adminGet(product, '/admin/accounts/acc_none', adminToken(banner))).status).toBe(404);
       expect((await adminGet(product, '/admin/accounts/acc_none', undefined)).status).toBe(401);
+      // PGlite writes some of its files world-writable; a directory only its owner enters keeps them.
+      expect(statSync(join(root, 'data')).mode & 0o777).toBe(0o700);
     } finally {
       await product.shutdown();
     }
