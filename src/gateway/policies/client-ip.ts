@@ -37,13 +37,25 @@ export function createClientIpResolver(trusted: IpMatcher): ClientIpResolver {
       .filter(Boolean);
     let client = peer.ip;
     for (let i = hops.length - 1; i >= 0; i--) {
-      const hop = normalise(hops[i]!);
-      if (!parseIp(hop)) break;
+      const hop = hopAddress(hops[i]!);
+      if (hop === undefined) break;
       client = hop;
       if (!trusted(hop)) break;
     }
     return client;
   };
+}
+
+// Some proxies append the client's port (Azure's Application Gateway, IIS's ARR): 203.0.113.5:4711,
+// [2001:db8::5]:4711. Read as the address, not as unreadable, which would make the proxy the client.
+const WITH_PORT = /^(?:(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}|\[([0-9A-Fa-f:.]+)\](?::\d{1,5})?)$/;
+
+/** One X-Forwarded-For entry as an address, or undefined when it is not one. */
+function hopAddress(hop: string): string | undefined {
+  if (parseIp(hop)) return normalise(hop);
+  const m = WITH_PORT.exec(hop);
+  const ip = m?.[1] ?? m?.[2];
+  return ip !== undefined && parseIp(ip) ? normalise(ip) : undefined;
 }
 
 function normalise(ip: string): string {

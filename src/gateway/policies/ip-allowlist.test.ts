@@ -29,6 +29,18 @@ describe('ip-allowlist: happy path', () => {
     expect(v6.status).toBe(200);
   });
 
+  it('reads an X-Forwarded-For entry that carries a port as its address, not as the proxy', async () => {
+    const { key } = await h.account('starter', { ipAllowlist: ['203.0.113.0/24', '2001:db8::/32'] });
+    const from = (xff: string) =>
+      request(h.gw.app).get(list).set('X-Api-Key', key).set('X-Forwarded-For', xff);
+    expect((await from('203.0.113.9:4711')).status).toBe(200);
+    expect((await from('[2001:db8::5]:4711')).status).toBe(200);
+    expect((await from('[2001:db8::5]')).status).toBe(200);
+    expect((await from('198.51.100.7:4711')).status).toBe(403);
+    // What is not an address stops the walk at the proxy: loopback is not on this key's list.
+    expect((await from('203.0.113.9:99999999')).status).toBe(403);
+  });
+
   it('reads X-Forwarded-For sent over several lines as one list, in their order', async () => {
     const { key } = await h.account('starter', { ipAllowlist: ['203.0.113.0/24'] });
     const send = (lines: string[]) =>
