@@ -59,7 +59,21 @@ export interface ProductOptions {
   countersReachedBefore?: boolean;
   /** Called once, when the shared counters first answer (a worker tells its primary). */
   onCountersReached?: () => void;
+  /** How long the public port waits for a request's headers, and for the whole of it (tests shorten them). */
+  requestTimeouts?: RequestTimeouts;
 }
+
+export interface RequestTimeouts {
+  headersMs: number;
+  requestMs: number;
+}
+
+/**
+ * The public API takes GETs without a body, which arrive whole in one packet or a few: a request
+ * still arriving after 20 s is a client holding the connection (slowloris), not a slow network.
+ * Node's own limits (60 s, 300 s) would let one hold a socket fifteen times longer.
+ */
+const PUBLIC_REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 20_000, requestMs: 30_000 };
 
 export interface RunningProduct {
   port: number;
@@ -243,7 +257,20 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   });
 
   // The gateway answers a request without Host itself, in the envelope (route policy).
-  const publicServer = answerClientErrors(createServer({ requireHostHeader: false }, gateway.app));
+  const timeouts = opts.requestTimeouts ?? PUBLIC_REQUEST_TIMEOUTS;
+  const publicServer = answerClientErrors(
+    createServer(
+      {
+        requireHostHeader: false,
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+        // How often node looks for requests past their time: a tenth of the shorter limit, so a
+        // connection is closed soon after its limit, not up to 30 s later.
+        connectionsCheckingInterval: Math.max(50, Math.floor(timeouts.headersMs / 10)),
+      },
+      gateway.app,
+    ),
+  );
   const adminServer = answerClientErrors(
     createServer((req, res) => {
       if (!ops(req, res)) adminApp(req, res);

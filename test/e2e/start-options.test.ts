@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { startProduct } from '../../src/runtime/start-product';
 import { copyConfig, testProductOptions } from '../openapi/e2e-support';
@@ -37,4 +38,41 @@ describe('the public and admin ports', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+});
+
+describe('the public port against slow clients', () => {
+  it('closes a connection whose request headers, or whose request, do not arrive in time, and serves whole ones', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lookup-slow-'));
+    const options = testProductOptions(root, await copyConfig(root));
+    const product = await startProduct({ ...options, requestTimeouts: { headersMs: 400, requestMs: 800 } });
+    // Resolves with what the server wrote before closing, or 'open' if it still holds the socket.
+    const hold = (first: string, trickle: string, ms: number): Promise<string> =>
+      new Promise((resolve) => {
+        let got = '';
+        const socket = connect(product.port, '127.0.0.1', () => socket.write(first));
+        const drip = setInterval(() => socket.writable && socket.write(trickle), 100);
+        const give = (v: string) => {
+          clearInterval(drip);
+          socket.destroy();
+          resolve(v);
+        };
+        socket.on('data', (b) => (got += b.toString()));
+        socket.on('close', () => give(got || 'closed'));
+        socket.on('error', () => undefined);
+        setTimeout(() => give('open'), ms);
+      });
+    try {
+      // Headers dripped one byte at a time, never ending.
+      expect(await hold('GET /v1/me HTTP/1.1\r\nHost: x\r\nX-A: ', 'a', 3_000)).not.toBe('open');
+      // Headers whole, then a body dripped far slower than its length asks for.
+      expect(
+        await hold('GET /v1/me HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', 'a', 3_000),
+      ).not.toBe('open');
+      const whole = await fetch(`http://127.0.0.1:${product.port}/v1/me`);
+      expect(whole.status).toBe(401);
+    } finally {
+      await product.shutdown();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
