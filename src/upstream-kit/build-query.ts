@@ -1,6 +1,6 @@
 import { bitmapCountQuery } from './bitmap-count';
 import type { DatasetSpec, ParamValue, SearchMode, SortContext, SortOption } from './dataset-spec';
-import { escapeLike, foldedExpr, foldText, keywordWords } from './normalize-keyword';
+import { escapeLike, foldedExpr, foldText, keywordWords, wordVectorExpr } from './normalize-keyword';
 import { parseParam, singleValue } from './parse-params';
 import type { RawQuery } from './parse-params';
 import { invalidParam } from './upstream-error';
@@ -140,9 +140,7 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
       .filter(Boolean);
     if (terms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
     const tsq = b.bind(terms.map((t) => `${t}:*`).join(' & '));
-    const vectors = mode.columns.map(
-      (c, i) => mode.vectors?.[i] ?? `to_tsvector('simple'::regconfig, ${foldedExpr(c)})`,
-    );
+    const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
     const matches = vectors.map((v) => `${v} @@ to_tsquery('simple'::regconfig, ${tsq})`);
     const conds = ['(' + matches.join(' OR ') + ')'];
     return { conds, keywords: terms.join(' '), expr, mode, modeName, terms, firstColumn: matches[0] };

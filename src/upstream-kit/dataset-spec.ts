@@ -38,8 +38,9 @@ export interface SearchMode {
   columns: readonly string[];
   match: 'words' | 'substring' | 'prefix';
   /**
-   * For `prefix`: stored tsvector columns, one per column, holding
-   * to_tsvector('simple', lower(public.f_unaccent(col))); without them that expression is used.
+   * For `prefix`: stored tsvector columns, one per column, holding the words of wordVectorExpr(col)
+   * (the folded text split at every character other than a letter or a digit); without them that
+   * expression is used.
    */
   vectors?: readonly string[];
   /** For `prefix`: answer the exact total from per-term bitmaps instead of counting rows. */

@@ -30,3 +30,13 @@ export function escapeLike(text: string): string {
 export function foldedExpr(column: string): string {
   return `lower(public.f_unaccent(${column}))`;
 }
+
+/**
+ * The words a `prefix` search matches, as a tsvector: the folded column split at every character
+ * other than a letter or a digit, as the query's words are. The 'simple' parser alone keeps
+ * "h01.05" or "tp.hcm" as one word and splits "19-5" into "19" and "-5", so a code could not be
+ * found by itself or by its parts. Indexes must use exactly this expression.
+ */
+export function wordVectorExpr(column: string): string {
+  return `to_tsvector('simple'::regconfig, regexp_replace(${foldedExpr(column)}, '[^a-z0-9]+', ' ', 'g'))`;
+}

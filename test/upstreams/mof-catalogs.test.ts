@@ -69,6 +69,27 @@ describe.each(TEST_DATABASES)('mof-catalogs upstream on $name', (tdb) => {
     });
   });
 
+  describe('q by code', () => {
+    it('finds every record of every catalogue by its own code, dots and all, and by each part of it', async () => {
+      for (const d of DATASETS) {
+        const all = (await get(`/${d.path}?per_page=1000`)).body.data as { id: string; code: string }[];
+        for (const x of all) {
+          const r = await get(`/${d.path}?q=${encodeURIComponent(x.code)}&per_page=1000`);
+          expect([d.path, x.code, r.body.data.map((y: { id: string }) => y.id)]).toEqual([
+            d.path,
+            x.code,
+            expect.arrayContaining([x.id]),
+          ]);
+        }
+      }
+      const tt10 = await get('/dmdc-document-exchange-identifiers-tt10?q=H01.05');
+      expect(tt10.body.data[0].code).toBe('H01.05');
+      const part = await get('/dmdc-document-system-identifiers?q=QLVB&per_page=1000');
+      expect(part.body.total).toBeGreaterThan(1);
+      for (const x of part.body.data) expect(x.code.toUpperCase()).toMatch(/(^|[^A-Z0-9])QLVB/);
+    });
+  });
+
   describe('errors', () => {
     it('answers 404 for an id of another catalogue', async () => {
       const other = (await get('/dmdc-share-types?per_page=1')).body.data[0].id;
