@@ -51,7 +51,7 @@ function checker(spec: ParamSpec): (raw: string) => ParamCheck {
         return bad('phải là true hoặc false');
       };
     case 'date':
-      return (raw) => (isCalendarDate(raw) ? ok(raw) : bad('phải là ngày hợp lệ dạng YYYY-MM-DD'));
+      return (raw) => (isCalendarDate(raw) ? ok(raw) : bad('phải là ngày hợp lệ dạng YYYY-MM-DD, năm từ 0100 đến 9999'));
     case 'enum': {
       const allowed = new Set(spec.values);
       return (raw) => (allowed.has(raw) ? ok(raw) : bad(`phải là một trong: ${spec.values.join(', ')}`));

@@ -50,7 +50,10 @@ export function parseParam(name: string, raw: string, spec: ParamType): ParamVal
     }
     case 'date': {
       if (!isCalendarDate(raw))
-        throw invalidParam(name, `Tham số ${name} phải là ngày hợp lệ dạng YYYY-MM-DD.`);
+        throw invalidParam(
+          name,
+          `Tham số ${name} phải là ngày hợp lệ dạng YYYY-MM-DD, năm từ 0100 đến 9999.`,
+        );
       return raw;
     }
     case 'enum': {

@@ -118,6 +118,15 @@ describe('validate: errors', () => {
     expect(h.stub.seen).toHaveLength(0);
   });
 
+  it('names the years a date may have when it refuses one before year 100, which it cannot store', async () => {
+    const acc = await h.account('free');
+    const res = await request(h.gw.app)
+      .get('/v1/legal-documents?issued_from=0050-01-01')
+      .set('X-Api-Key', acc.key);
+    expect([res.status, res.body.code, res.body.param]).toEqual([422, 'invalid_request', 'issued_from']);
+    expect(res.body.message).toContain('năm từ 0100 đến 9999');
+  });
+
   it('answers 422 for issued_from after issued_to, naming both, without calling the upstream or counting', async () => {
     const acc = await h.account('free');
     h.stub.seen.length = 0;
