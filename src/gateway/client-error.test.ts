@@ -119,9 +119,22 @@ describe('requests the HTTP parser rejects', () => {
     expectEnvelope(res, 'Yêu cầu HTTP không đúng định dạng.');
   });
 
-  it('a request target with a space in it gets the same answer', async () => {
-    const res = parse(await exchange('GET /v1/legal documents HTTP/1.1\r\nHost: x\r\n\r\n'));
-    expectEnvelope(res, 'Yêu cầu HTTP không đúng định dạng.');
+  it('a request target with a space or unencoded Vietnamese in it is told to percent-encode it', async () => {
+    const hint =
+      'URL chứa dấu cách hoặc ký tự ngoài ASCII chưa mã hoá phần trăm (percent-encoding), ví dụ ' +
+      'q=lu%E1%BA%ADt%20%C4%91%E1%BA%A5t cho q=luật đất.';
+    expectEnvelope(parse(await exchange('GET /v1/legal documents HTTP/1.1\r\nHost: x\r\n\r\n')), hint);
+    expectEnvelope(parse(await exchange('GET /v1/legal-documents?q=luật HTTP/1.1\r\nHost: x\r\n\r\n')), hint);
+    expectEnvelope(
+      parse(await exchange('GET /v1/legal-documents?q=luật đất HTTP/1.1\r\nHost: x\r\n\r\n')),
+      hint,
+    );
+    // After a request served whole on the connection, the line that failed is the one read.
+    const [first, second] = parseAll(
+      await exchange('GET /v1/me HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/a?q=đất HTTP/1.1\r\nHost: x\r\n\r\n'),
+    );
+    expect(first!.status).toBe(200);
+    expectEnvelope(second!, hint);
   });
 
   it('requests accepted before a malformed one on the connection are answered first, in order, and the 422 last', async () => {

@@ -38,7 +38,7 @@ export function answerClientErrors(server: Server, methods: MethodsAnswer = PUBL
       return;
     }
     // The parser stays failed: each later chunk on the connection reports the error again.
-    if (!answering.has(socket)) answer(socket, parserError(err.code));
+    if (!answering.has(socket)) answer(socket, parserError(err));
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     server.emit('request', req, res),
@@ -94,10 +94,38 @@ function endWith(socket: Duplex, err: ApiError): void {
 
 const TOO_LONG = 'URL hoặc tiêu đề HTTP quá dài.';
 const MALFORMED = 'Yêu cầu HTTP không đúng định dạng.';
+const UNENCODED =
+  'URL chứa dấu cách hoặc ký tự ngoài ASCII chưa mã hoá phần trăm (percent-encoding), ví dụ ' +
+  'q=lu%E1%BA%ADt%20%C4%91%E1%BA%A5t cho q=luật đất.';
 
-function parserError(parserCode: string | undefined): ApiError {
-  const tooLong = parserCode === 'HPE_HEADER_OVERFLOW' || parserCode === 'HPE_CHUNK_EXTENSIONS_OVERFLOW';
-  return new ApiError('invalid_request', { message: tooLong ? TOO_LONG : MALFORMED });
+/** What node's parser says of a request it rejects: the chunk it was reading, and where it stopped. */
+interface ParserError extends NodeJS.ErrnoException {
+  rawPacket?: unknown;
+  bytesParsed?: number;
+}
+
+function parserError(err: ParserError): ApiError {
+  const tooLong = err.code === 'HPE_HEADER_OVERFLOW' || err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW';
+  if (tooLong) return new ApiError('invalid_request', { message: TOO_LONG });
+  return new ApiError('invalid_request', { message: unencodedTarget(err) ? UNENCODED : MALFORMED });
+}
+
+/**
+ * Whether the parser stopped in a request line whose target holds a space or a byte past ASCII: a
+ * URL typed as read (curl ".../legal-documents?q=luật đất"), the commonest way to meet this 422.
+ */
+function unencodedTarget(err: ParserError): boolean {
+  const raw = err.rawPacket;
+  if (!Buffer.isBuffer(raw)) return false;
+  const at = Math.min(Math.max(err.bytesParsed ?? 0, 0), raw.length);
+  const start = at > 0 ? raw.lastIndexOf(0x0a, at - 1) + 1 : 0;
+  const end = raw.indexOf(0x0a, at);
+  const line = raw
+    .subarray(start, end < 0 ? raw.length : end)
+    .toString('latin1')
+    .replace(/\r$/, '');
+  if (!/^[A-Z]+ \S/.test(line)) return false;
+  return /[\x80-\xff]/.test(line) || line.split(' ').length > 3;
 }
 
 /** The whole HTTP response, head and envelope, written on a connection the app never saw. */
