@@ -30,7 +30,10 @@ export function generateLegalCorpus(ctx: LegalGenContext, count: number): LegalC
   byAge.forEach((doc, i) => {
     const kind = `${doc.type_id}:${doc.field_id}`;
     const older = lastOfKind.get(kind);
-    if (older && !replaced.has(older.id) && older.issued_date < doc.issued_date && rng.chance(0.35)) {
+    // Only a document taking effect after the older one did can end it: an expiry before the older
+    // one's own effective date would be a record no legal database holds.
+    const endsOlder = older !== undefined && (older.effective_date ?? '') < (doc.effective_date ?? '');
+    if (older && endsOlder && !replaced.has(older.id) && older.issued_date < doc.issued_date && rng.chance(0.35)) {
       relations.push({ from_id: doc.id, kind: 'replaces', to_id: older.id });
       replaced.add(older.id);
       older.status_id = STATUS.expired;

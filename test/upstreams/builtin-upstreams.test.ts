@@ -57,6 +57,18 @@ describe('built-in upstream registry', () => {
     expect(c.documents[0]!.id).not.toBe(a.documents[0]!.id);
   });
 
+  it('never has a document expire before it took effect, also one another replaced', () => {
+    const { documents, relations } = generateLegalCorpus(
+      { seed: 1, agencies: legalAgencies(), withContent: false },
+      6000,
+    );
+    expect(relations.some((r) => r.kind === 'replaces')).toBe(true);
+    const backwards = documents.filter(
+      (d) => d.expired_date !== null && d.effective_date !== null && d.expired_date < d.effective_date,
+    );
+    expect(backwards.map((d) => [d.code, d.effective_date, d.expired_date])).toEqual([]);
+  });
+
   it('builds document numbers in the usual formats', () => {
     const { documents } = generateLegalCorpus(
       { seed: 1, agencies: legalAgencies(), withContent: false },
