@@ -191,6 +191,13 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     secret = embeddedAdminSecret(opts.dataDir);
     embeddedSecret = true;
   }
+  // Not refused: DESIGN sets no length, and a short secret still verifies. RFC 7518 asks HS256 for
+  // a key of at least 256 bits; a shorter one can be guessed offline from any token.
+  if (secret !== undefined && Buffer.byteLength(secret) < 32)
+    logger.warn(
+      { bytes: Buffer.byteLength(secret) },
+      'ADMIN_JWT_SECRET is shorter than 32 bytes: admin tokens signed with it can be guessed offline; use a longer one',
+    );
   metrics.seedDatasets(config.datasets.values());
   const health = new UpstreamHealth(() => config, metrics, logger);
   health.start();

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { startProduct } from '../../src/runtime/start-product';
 import { copyConfig, testProductOptions } from '../openapi/e2e-support';
+import { capturedLog } from '../support/captured-log';
 
 describe('SEED_SAMPLE_DATA=false on the product start', () => {
   it('runs the built-in upstreams on an empty database, adding no sample rows to real data', async () => {
@@ -38,6 +39,32 @@ describe('the public and admin ports', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+});
+
+describe('the admin secret', () => {
+  it('warns at start of an ADMIN_JWT_SECRET shorter than 32 bytes, and not of one as long', async () => {
+    for (const [secret, warned] of [
+      ['short-secret', true],
+      ['x'.repeat(32), false],
+    ] as const) {
+      const root = mkdtempSync(join(tmpdir(), 'lookup-secret-'));
+      const { logger, lines } = capturedLog();
+      const options = testProductOptions(root, await copyConfig(root));
+      const product = await startProduct({
+        ...options,
+        adminJwtSecret: secret,
+        logger,
+        seedSampleData: false,
+      });
+      try {
+        const warning = lines.find((l) => String(l.msg).startsWith('ADMIN_JWT_SECRET is shorter'));
+        expect([secret, warning?.bytes]).toEqual([secret, warned ? 12 : undefined]);
+      } finally {
+        await product.shutdown();
+        rmSync(root, { recursive: true, force: true });
+      }
+    }
+  }, 120_000);
 });
 
 describe('the public port against slow clients', () => {
