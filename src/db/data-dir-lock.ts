@@ -24,6 +24,19 @@ function holder(file: string): number | undefined {
   }
 }
 
+function inUse(dataDir: string, pid: number): DataDirInUseError {
+  return new DataDirInUseError(
+    `the database in ${dataDir} is in use by process ${pid} (a running server?): PGlite allows one ` +
+      'process at a time; stop it first, or use DATABASE_URL',
+  );
+}
+
+/** Throws as lockDataDir would if another live process holds the directory; claims nothing. */
+export function assertDataDirFree(dataDir: string): void {
+  const pid = holder(join(dataDir, LOCK_FILE));
+  if (pid !== undefined && pid !== process.pid && alive(pid)) throw inUse(dataDir, pid);
+}
+
 /**
  * Claims a PGlite directory for this process and returns its release. PGlite is one process's
  * database: a second process on the same files (the importer while `npm start` runs) writes rows
@@ -42,12 +55,7 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = holder(file);
-      if (pid !== undefined && pid !== process.pid && alive(pid)) {
-        throw new DataDirInUseError(
-          `the database in ${dataDir} is in use by process ${pid} (a running server?): PGlite allows one ` +
-            'process at a time; stop it first, or use DATABASE_URL',
-        );
-      }
+      if (pid !== undefined && pid !== process.pid && alive(pid)) throw inUse(dataDir, pid);
       rmSync(file, { force: true });
     }
   }

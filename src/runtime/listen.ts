@@ -1,5 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 
 /** A port the product must listen on is taken (or not ours to take): the operator's to resolve. */
 export class PortUnavailableError extends Error {
@@ -34,4 +34,25 @@ export function listen(server: Server, port: number, what: string, host?: string
     if (host === undefined) server.listen(port, done);
     else server.listen(port, host, done);
   });
+}
+
+/** A port a start will listen on: what sets it, and the address when not every interface. */
+export interface WantedPort {
+  port: number;
+  what: string;
+  host?: string;
+}
+
+/**
+ * Listens on each port and lets it go again, so a start that could not serve stops before it
+ * touches its data: a product still running on the same data directory holds these ports, and
+ * migrating its database under it would corrupt what it has open. Port 0 (any) is not checked.
+ */
+export async function checkPortsFree(wanted: readonly WantedPort[]): Promise<void> {
+  for (const w of wanted) {
+    if (w.port === 0) continue;
+    const probe = createServer();
+    await listen(probe, w.port, w.what, w.host);
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+  }
 }

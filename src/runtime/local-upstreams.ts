@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { hostname as osHostname, networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { listen } from './listen';
+import type { WantedPort } from './listen';
 import type { Server } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
@@ -36,6 +37,19 @@ export interface LocalUpstreams {
   close(): Promise<void>;
 }
 
+/** The address each built-in upstream this process would run listens on (see startLocalUpstreams). */
+export function localUpstreamPorts(config: RuntimeConfig): WantedPort[] {
+  return [...config.upstreams]
+    .filter(([name, up]) => BUILTIN_UPSTREAMS[name] && LOCAL_HOSTS.has(new URL(up.url).hostname))
+    .map(([name, up]) => {
+      const url = new URL(up.url);
+      return { port: listenPort(url), what: `upstreams.${name}.url`, host: listenHost(url) };
+    });
+}
+
+const listenPort = (url: URL): number => Number(url.port || 80);
+const listenHost = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '');
+
 /**
  * Starts each built-in upstream whose URL points at this machine, on that URL's port (DESIGN §1);
  * any other upstream is external and only proxied to.
@@ -60,12 +74,7 @@ export async function startLocalUpstreams(
     const served = db.withQueryTimeout(up.timeout_ms);
     const server = createServer(builtin.createApp({ db: served, logger: logger.child({ upstream: name }) }));
     server.keepAliveTimeout = 65_000;
-    await listen(
-      server,
-      Number(url.port || 80),
-      `upstreams.${name}.url`,
-      url.hostname.replace(/^\[|\]$/g, ''),
-    );
+    await listen(server, listenPort(url), `upstreams.${name}.url`, listenHost(url));
     servers.push(server);
     names.push(name);
     listening.set(name, url);

@@ -9,6 +9,7 @@ import { DatasetStats } from '../bulk-watch/dataset-stats';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
+import { assertDataDirFree } from '../db/data-dir-lock';
 import { openDb } from '../db/open-db';
 import { answerClientErrors } from '../gateway/client-error';
 import { createApp } from '../gateway/create-app';
@@ -27,11 +28,11 @@ import { createLogger } from '../util/logger';
 import { embeddedAdminSecret, signAdminToken } from './admin-secret';
 import { loadConfig, watchConfigDir } from './config-source';
 import { createDemoAccounts, findDemoAccounts } from './demo-accounts';
-import { startLocalUpstreams } from './local-upstreams';
+import { localUpstreamPorts, startLocalUpstreams } from './local-upstreams';
 import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
-import { listen } from './listen';
+import { checkPortsFree, listen } from './listen';
 import { createConfigReloader } from './config-reloader';
 import { refundReports } from './refund-reports';
 import { createProcessState } from '../gateway/process-state';
@@ -100,6 +101,17 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       `the admin port (ADMIN_PORT, or gateway.yaml admin_port) must differ from the public port (PORT, or gateway.yaml port): both are ${publicPort}`,
     );
   const embedded = !opts.databaseUrl && !opts.redisUrl;
+  // PGlite: a product of a version that takes no data-directory lock may still run on this one,
+  // and opening the files under it (let alone migrating them) would corrupt what it has open. Its
+  // lock, when it took one, names it best; its ports tell of it when it did not.
+  if (!opts.databaseUrl) {
+    assertDataDirFree(opts.dataDir);
+    await checkPortsFree([
+      { port: publicPort, what: 'PORT, or gateway.yaml port' },
+      { port: adminPortWanted, what: 'ADMIN_PORT, or gateway.yaml admin_port' },
+      ...localUpstreamPorts(config),
+    ]);
+  }
   const db = await openDb({
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir,

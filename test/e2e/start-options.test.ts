@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startProduct } from '../../src/runtime/start-product';
 import { copyConfig, testProductOptions } from '../openapi/e2e-support';
@@ -36,6 +37,25 @@ describe('the public and admin ports', () => {
         'the admin port (ADMIN_PORT, or gateway.yaml admin_port) must differ from the public port (PORT, or gateway.yaml port): both are 18099',
       );
     } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a start whose port is taken', () => {
+  it('on PGlite, refuses before it opens the data directory, so nothing is migrated under a product still running', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lookup-port-held-'));
+    const holder = createNetServer();
+    await new Promise<void>((resolve) => holder.listen(0, resolve));
+    const held = (holder.address() as AddressInfo).port;
+    try {
+      const options = testProductOptions(root, await copyConfig(root));
+      await expect(startProduct({ ...options, port: held })).rejects.toThrow(
+        `port ${held} (PORT, or gateway.yaml port) is in use by another process`,
+      );
+      expect(existsSync(options.dataDir)).toBe(false);
+    } finally {
+      holder.close();
       rmSync(root, { recursive: true, force: true });
     }
   });
