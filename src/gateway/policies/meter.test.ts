@@ -21,6 +21,7 @@ beforeAll(async () => {
     raw.plans.plans.onetext = smallPlan({ monthly_calls: 5, full_text_daily: 1 });
     raw.plans.plans.burst = smallPlan({ monthly_calls: 2, daily_calls: 5, extra_credits: true });
     raw.plans.plans.textday = smallPlan({ monthly_calls: 5, daily_calls: 3, full_text_daily: 1 });
+    raw.plans.plans.dayandmonth = smallPlan({ monthly_calls: 4, daily_calls: 2 });
     // A call held by the stub (*_held) waits for the test, not for a deadline.
     raw.upstreams.upstreams.legal!.timeout_ms = 30_000;
   });
@@ -118,6 +119,29 @@ describe('meter: limits', () => {
     expect(res.body.message).toBe('Đã dùng hết số lượt gọi trong tháng.');
     expect(res.body.buy_credits_url).toBeUndefined();
     expect((await me(key)).quota.monthly_used).toBe(2);
+  });
+
+  it('names the month, and points Retry-After to the 1st, when the day and the month are both spent without credits', async () => {
+    const { key } = await h.account('dayandmonth');
+    const start = h.clock.now();
+    try {
+      for (let i = 0; i < 4; i++) {
+        if (i === 2) h.clock.advance(86_400_000);
+        expect((await get(key, '/v1/legal-documents?q=luat')).status).toBe(200);
+      }
+      const res = await get(key, '/v1/legal-documents?q=luat');
+      expect([res.status, res.body.code, res.body.quota, res.body.message]).toEqual([
+        429,
+        'quota_exceeded',
+        4,
+        'Đã dùng hết số lượt gọi trong tháng.',
+      ]);
+      const reset = Number(res.headers['retry-after']);
+      expect(reset).toBe(res.body.reset_in_seconds);
+      expect(reset).toBeGreaterThan(86_400);
+    } finally {
+      h.clock.set(start);
+    }
   });
 
   it('draws extra credits past the monthly quota, then answers 429 with buy_credits_url', async () => {

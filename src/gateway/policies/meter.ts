@@ -96,14 +96,23 @@ function quotaExceeded(
 }
 
 /**
- * A call refused for the day, past the monthly quota: when the credits cannot pay it either, both
- * are used up, and the answer says so with buy_credits_url (API reference, Errors). The day's count
+ * A call refused for the day, past the monthly quota: on a plan without credits that is the
+ * monthly refusal; when the credits cannot pay it either, both are used up, and the answer says so
+ * with buy_credits_url (API reference, Errors). The day's count
  * also holds credit calls still in flight, which give their calls back if their spend fails: in a
  * burst on an account out of credits, most of the burst was told of a daily limit it had not used.
  */
-async function dayOrCredits(input: ReserveInput, usage: Usage, deps: GatewayDeps): Promise<DayRefusal> {
+async function dayOrCredits(
+  input: ReserveInput,
+  usage: Usage,
+  deps: GatewayDeps,
+): Promise<DayRefusal | 'monthly'> {
   const { cost, limits, accountId } = input;
-  if (!input.creditsAllowed || usage.monthly + cost <= limits.monthly) return 'daily';
+  const pastMonth = usage.monthly + cost > limits.monthly;
+  // Without credits the month, spent too, is the refusal that lasts: its Retry-After is the 1st,
+  // not a midnight after which the call would be refused again.
+  if (!input.creditsAllowed) return pastMonth ? 'monthly' : 'daily';
+  if (!pastMonth) return 'daily';
   const now = deps.clock.now();
   const known = deps.dayRefusals.known(accountId, now);
   if (known !== undefined) return known;
