@@ -1,6 +1,7 @@
 import type { AccountRepo } from '../accounts/account-repo';
 import type { KeyCache } from '../accounts/key-cache';
 import type { CreditLedger } from '../metering/credit-ledger';
+import type { BalanceMemo } from '../metering/balance-memo';
 import type { DayRefusalMemo } from '../metering/day-refusal-memo';
 import type { MeterStore } from '../metering/meter-store';
 import type { GatewayMetrics } from '../observability/gateway-metrics';
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   credits: CreditLedger;
   /** What a day refusal past the quota told each account in the last second (meter policy). */
   dayRefusals: DayRefusalMemo;
+  /** Credit balances read in the last second (the RateLimit "month" remainder past the quota). */
+  balances: BalanceMemo;
   identity: IdentitySigner;
   /** Per-IP request counts, kept across config reloads. */
   ipWindow: IpWindow;

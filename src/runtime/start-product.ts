@@ -187,7 +187,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     meter: stores.meter,
     credits,
     identity,
-    ...createProcessState(config),
+    ...createProcessState(config, credits),
     metrics,
     onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) => {
       void bulkWatch.record(accountId, dataset, ids, plan);

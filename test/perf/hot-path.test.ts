@@ -159,15 +159,16 @@ beforeAll(async () => {
     clock,
   });
   accounts = new AccountRepo(db);
+  const credits = new SqlCreditLedger(db);
   const deps: GatewayDeps = {
     clock,
     logger: silentLogger(),
     accounts,
     keyCache: new KeyCache(accounts, clock, { ttlMs: 600_000, negativeTtlMs: 0, maxEntries: 1000 }),
     meter,
-    credits: new SqlCreditLedger(db),
+    credits,
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
-    ...createProcessState(config),
+    ...createProcessState(config, credits),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };
   bulkWatch = new BulkWatch({

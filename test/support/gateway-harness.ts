@@ -69,6 +69,7 @@ export async function startHarness(
   await migrate(db, 'gateway');
   const clock = new ManualClock(T0);
   const accounts = new AccountRepo(db);
+  const credits = new SqlCreditLedger(db);
   const deps: GatewayDeps = {
     clock,
     logger: silentLogger(),
@@ -80,9 +81,9 @@ export async function startHarness(
       invalidationsLive,
     }),
     meter: meter ?? new MemoryMeterStore({ clock }),
-    credits: new SqlCreditLedger(db),
+    credits,
     identity: await createIdentitySigner({ issuer: 'gw', audience: 'up', ttlSeconds: 120 }, clock),
-    ...createProcessState(config),
+    ...createProcessState(config, credits),
     metrics: createGatewayMetrics({ defaultMetrics: false }),
   };
   const bus = new InProcessInvalidationBus();

@@ -168,6 +168,39 @@ describe('meter: limits', () => {
     h.clock.set(h.clock.now() - 2 * 86_400_000);
   });
 
+  it('counts the credits left in the "month" remainder of every answer past the quota, also of one that spent none', async () => {
+    const acc = await h.account('tiny');
+    await h.deps.credits.purchase(acc.id, 7, 'order-month-remainder');
+    const start = h.clock.now();
+    try {
+      for (let i = 0; i < 5; i++) {
+        if (i === 4) h.clock.advance(86_400_000);
+        expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+      }
+      const month = (res: { headers: Record<string, string> }) =>
+        /"month";r=(\d+)/.exec(res.headers.ratelimit!)?.[1];
+      const paid = await get(acc.key, '/v1/legal-documents?q=luat');
+      expect([paid.status, month(paid)]).toEqual([200, '6']);
+      const bad = await get(acc.key, '/v1/legal-documents?q=luat&page=abc');
+      expect([bad.status, month(bad), bad.headers['x-quota-remaining']]).toEqual([422, '6', '0']);
+      const datasets = await get(acc.key, '/v1/datasets');
+      expect([datasets.status, month(datasets)]).toEqual([200, '6']);
+      const viaMe = await get(acc.key, '/v1/me');
+      expect(month(viaMe)).toBe('6');
+      // A burst of answers that spend nothing reads the ledger once a second, not once each.
+      const balance = jest.spyOn(h.deps.credits, 'balance');
+      try {
+        h.clock.advance(1001);
+        for (let i = 0; i < 3; i++) expect(month(await get(acc.key, '/v1/datasets'))).toBe('6');
+        expect(balance).toHaveBeenCalledTimes(1);
+      } finally {
+        balance.mockRestore();
+      }
+    } finally {
+      h.clock.set(start);
+    }
+  });
+
   it('says quota and credits are both used up (buy_credits_url), not the day, when the day is spent too and no credit is left', async () => {
     const acc = await h.account('tiny');
     h.clock.advance(86_400_000);

@@ -45,6 +45,7 @@ export async function payCredits(ctx: RequestContext, deps: GatewayDeps, urls: C
   }
   r.creditsSpent = true;
   ctx.creditsLeft = spend.balance;
+  deps.balances.note(accountId, spend.balance, deps.clock.now());
 }
 
 /**

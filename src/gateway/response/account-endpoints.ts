@@ -25,6 +25,7 @@ export async function answerMe(
     deps.credits.balance(account.id),
   ]);
   ctx.usage = usage;
+  deps.balances.note(account.id, credits, deps.clock.now());
   // The month's quota spent: the calls still open are the credits (the RateLimit "month" remainder).
   if (plan.extra_credits && usage.monthly >= plan.monthly_calls) ctx.creditsLeft = credits;
   const restricted = account.restricted_until !== null && account.restricted_until > deps.clock.now();

@@ -2,7 +2,9 @@
 import { performance } from 'node:perf_hooks';
 import type { RuntimeConfig } from '../../config/compile-config';
 import type { ApiError } from '../../errors/api-error';
+import type { Usage } from '../../metering/meter-store';
 import { computeWindows } from '../../metering/windows';
+import type { Windows } from '../../metering/windows';
 import { decimal } from '../../util/decimal';
 import type { Defer } from '../../util/end-of-turn';
 import type { AccessLog } from '../../util/logger';
@@ -66,7 +68,8 @@ export async function finish(
 
 /**
  * Every header but the body's, as name/value pairs for one writeHead (no per-header validation into
- * a header map first). Synchronous unless the usage must be read (a request that never reserved).
+ * a header map first). Synchronous unless the usage must be read (a request that never reserved),
+ * or the credits left (past the quota on a plan with credits, when the request did not spend any).
  */
 function responseHeaders(
   ctx: RequestContext,
@@ -81,17 +84,36 @@ function responseHeaders(
     const windows = ctx.windows ?? computeWindows(deps.clock.now(), config.raw.plans.timezone);
     if (!ctx.usage) {
       return deps.meter.peek(principal.account.id, windows).then(
-        (usage) => {
-          appendQuotaHeaders(headers, principal.plan, usage, windows, ctx.creditsLeft);
-          return errorHeaders(headers, out);
-        },
+        (usage) => withUsage(ctx, deps, out, headers, windows, usage),
         // Counters unreachable: the answer still goes out, without quota headers.
         () => errorHeaders(headers, out),
       );
     }
-    appendQuotaHeaders(headers, principal.plan, ctx.usage, windows, ctx.creditsLeft);
+    return withUsage(ctx, deps, out, headers, windows, ctx.usage);
   }
   return errorHeaders(headers, out);
+}
+
+/** The quota headers for this usage, then the error's. */
+function withUsage(
+  ctx: RequestContext,
+  deps: GatewayDeps,
+  out: Outcome,
+  headers: string[],
+  windows: Windows,
+  usage: Usage,
+): string[] | Promise<string[]> {
+  const { plan, account } = ctx.principal!;
+  if (ctx.creditsLeft !== undefined || !plan.extra_credits || usage.monthly < plan.monthly_calls) {
+    appendQuotaHeaders(headers, plan, usage, windows, ctx.creditsLeft);
+    return errorHeaders(headers, out);
+  }
+  // Past the quota on a plan with credits, the "month" remainder is the credits left, also on an
+  // answer that spent none (a 422, the day's 429), as /v1/me shows them.
+  return deps.balances.read(account.id, deps.clock.now()).then((credits) => {
+    appendQuotaHeaders(headers, plan, usage, windows, credits);
+    return errorHeaders(headers, out);
+  });
 }
 
 function errorHeaders(headers: string[], out: Outcome): string[] {
