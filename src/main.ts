@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { ConfigError } from './config/load-config';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { drainServers } from './util/drain-servers';
-import { migrate } from './db/migrate';
+import { migrateLogged } from './db/migrate';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
 import { readEnv } from './runtime/env-schema';
@@ -103,7 +103,7 @@ async function runUpstream(name: string): Promise<void> {
   if (!builtin)
     throw new Error(`no built-in upstream "${name}" (have: ${Object.keys(BUILTIN_UPSTREAMS).join(', ')})`);
   const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
-  for (const set of builtin.migrationSets) await migrate(db, set);
+  for (const set of builtin.migrationSets) await migrateLogged(db, set, logger);
   if (env.SEED_SAMPLE_DATA) await builtin.seed(db, {});
   const identity = env.IDENTITY_JWKS_URL
     ? remoteIdentityVerifier(env.IDENTITY_JWKS_URL, {

@@ -28,4 +28,53 @@ describe('migrate, for a set of a new team', () => {
       await db.close();
     }
   });
+
+  it('says which applied file has changed since it ran, without running it again, and takes one only re-saved with CRLF', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'lookup-migrate-edit-'));
+    const file = join(own, '001_fuel.sql');
+    writeFileSync(
+      file,
+      'CREATE TABLE fuel_prices (id text PRIMARY KEY);\nCREATE INDEX fuel_a ON fuel_prices (id);\n',
+    );
+    const db = await openPgliteDb();
+    try {
+      const edited: string[] = [];
+      const run = () => migrate(db, 'fuel', own, (f) => edited.push(f));
+      expect(await run()).toEqual(['001_fuel.sql']);
+      writeFileSync(
+        file,
+        'CREATE TABLE fuel_prices (id text PRIMARY KEY);\r\nCREATE INDEX fuel_a ON fuel_prices (id);\r\n',
+      );
+      expect([await run(), edited]).toEqual([[], []]);
+      writeFileSync(
+        file,
+        'CREATE TABLE fuel_prices (id text PRIMARY KEY);\nCREATE INDEX fuel_b ON fuel_prices (id);\n',
+      );
+      expect([await run(), edited]).toEqual([[], ['001_fuel.sql']]);
+      const index = await db.query("SELECT 1 FROM pg_indexes WHERE indexname = 'fuel_b'");
+      expect(index.rows).toEqual([]);
+    } finally {
+      await db.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it('records the checksum of a file applied before checksums were kept, and holds it to that from then on', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'lookup-migrate-old-'));
+    const file = join(own, '001_fuel.sql');
+    writeFileSync(file, 'CREATE TABLE fuel_prices (id text PRIMARY KEY);\n');
+    const db = await openPgliteDb();
+    try {
+      const edited: string[] = [];
+      expect(await migrate(db, 'fuel', own)).toEqual(['001_fuel.sql']);
+      await db.query('UPDATE schema_migrations SET checksum = NULL');
+      expect(await migrate(db, 'fuel', own, (f) => edited.push(f))).toEqual([]);
+      writeFileSync(file, 'CREATE TABLE fuel_prices (id text PRIMARY KEY, name text);\n');
+      expect(await migrate(db, 'fuel', own, (f) => edited.push(f))).toEqual([]);
+      expect(edited).toEqual(['001_fuel.sql']);
+    } finally {
+      await db.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,24 +1,36 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../util/project-root';
+import type { Logger } from '../util/logger';
 import type { Db } from './db';
 
 export const MIGRATIONS_DIR = join(projectRoot(), 'migrations');
 
+/** A file's content as recorded: line endings normalised, so a checkout with CRLF is the same file. */
+function checksumOf(sql: string): string {
+  return createHash('sha256').update(sql.replace(/\r\n/g, '\n')).digest('hex');
+}
+
 /**
- * Applies migrations/<set>/*.sql in name order, each once, recorded in schema_migrations.
- * A transaction-scoped advisory lock serialises replicas that start together.
+ * Applies migrations/<set>/*.sql in name order, each once, recorded in schema_migrations with its
+ * checksum. A transaction-scoped advisory lock serialises replicas that start together. A file
+ * applied before whose content has changed since is not run again (its change would never reach a
+ * database that ran it): `onEdited` is told, so the start can say so. Rows from before checksums
+ * were kept take the file's checksum as it is now.
  */
 export async function migrate(
   db: Db,
   set: string,
   dir: string = join(MIGRATIONS_DIR, set),
+  onEdited: (file: string) => void = () => undefined,
 ): Promise<string[]> {
   await withRetry(() =>
     db.exec(`CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public;
 CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
 CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text NOT NULL,
-  applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (set_name, name))`),
+  applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (set_name, name));
+ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text`),
   );
   await withRetry(() => ensureUnaccentFunction(db));
   const files = readdirSync(dir)
@@ -27,19 +39,46 @@ CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text 
   const applied: string[] = [];
   for (const file of files) {
     const sql = readFileSync(join(dir, file), 'utf8');
+    const sum = checksumOf(sql);
     const done = await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`migrate:${set}`]);
-      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE set_name = $1 AND name = $2', [
+      const seen = await tx.query<{ checksum: string | null }>(
+        'SELECT checksum FROM schema_migrations WHERE set_name = $1 AND name = $2',
+        [set, file],
+      );
+      const row = seen.rows[0];
+      if (row !== undefined) {
+        if (row.checksum === null)
+          await tx.query('UPDATE schema_migrations SET checksum = $3 WHERE set_name = $1 AND name = $2', [
+            set,
+            file,
+            sum,
+          ]);
+        else if (row.checksum !== sum) onEdited(file);
+        return false;
+      }
+      for (const stmt of splitSql(sql)) await tx.query(stmt);
+      await tx.query('INSERT INTO schema_migrations (set_name, name, checksum) VALUES ($1, $2, $3)', [
         set,
         file,
+        sum,
       ]);
-      if (seen.rows.length > 0) return false;
-      for (const stmt of splitSql(sql)) await tx.query(stmt);
-      await tx.query('INSERT INTO schema_migrations (set_name, name) VALUES ($1, $2)', [set, file]);
       return true;
     });
     if (done) applied.push(file);
   }
+  return applied;
+}
+
+/** migrate, saying in the log what it applied and which applied file has changed since it ran. */
+export async function migrateLogged(db: Db, set: string, logger: Logger): Promise<string[]> {
+  const applied = await migrate(db, set, undefined, (file) =>
+    logger.warn(
+      { set, migration: file },
+      'a migration file has changed since it was applied: the change is not applied; put it in a new file',
+    ),
+  );
+  if (applied.length > 0) logger.info({ set, migrations: applied }, 'migrations applied');
   return applied;
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import type { Db } from './db';
 import { openPgDb } from './pg-db';
 import type * as pgliteDb from './pglite-db';
@@ -23,6 +23,19 @@ export interface OpenDbOptions {
  */
 export function ensureDataDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * A DATA_DIR this process owns that others may enter (made by a version before ensureDataDir, or
+ * by hand) is closed to them: PGlite's world-writable files in it hold the accounts and credits.
+ * One owned by another user (a volume the platform mounts) is left as it is. Says whether it closed it.
+ */
+export function closeDataDir(dir: string): boolean {
+  if (!existsSync(dir) || process.getuid === undefined) return false;
+  const st = statSync(dir);
+  if (!st.isDirectory() || st.uid !== process.getuid() || (st.mode & 0o077) === 0) return false;
+  chmodSync(dir, 0o700);
+  return true;
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {

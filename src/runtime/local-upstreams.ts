@@ -6,7 +6,7 @@ import type { WantedPort } from './listen';
 import type { Server } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
-import { migrate } from '../db/migrate';
+import { migrateLogged } from '../db/migrate';
 import { BUILTIN_UPSTREAMS } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
 
@@ -67,7 +67,7 @@ export async function startLocalUpstreams(
     const builtin = BUILTIN_UPSTREAMS[name];
     const url = new URL(up.url);
     if (!builtin || !LOCAL_HOSTS.has(url.hostname)) continue;
-    for (const set of builtin.migrationSets) await migrate(db, set);
+    for (const set of builtin.migrationSets) await migrateLogged(db, set, logger);
     if (seedSampleData) await builtin.seed(db, {});
     // Its queries share the gateway's pool: one the gateway has stopped waiting for (timeout_ms)
     // must not hold a connection the gateway's own queries need.

@@ -8,9 +8,9 @@ import { BulkWatch } from '../bulk-watch/bulk-watch';
 import { DatasetStats } from '../bulk-watch/dataset-stats';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
-import { migrate } from '../db/migrate';
+import { migrateLogged } from '../db/migrate';
 import { assertDataDirFree } from '../db/data-dir-lock';
-import { openDb } from '../db/open-db';
+import { closeDataDir, openDb } from '../db/open-db';
 import { answerClientErrors } from '../gateway/client-error';
 import { createApp } from '../gateway/create-app';
 import type { GatewayApp } from '../gateway/create-app';
@@ -112,13 +112,18 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       ...localUpstreamPorts(config),
     ]);
   }
+  if (!opts.databaseUrl && closeDataDir(opts.dataDir))
+    logger.warn(
+      { data_dir: opts.dataDir },
+      'DATA_DIR was open to other users; it is now 0700 (its owner only)',
+    );
   const db = await openDb({
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir,
     // A connection (or a free one of the pool) waited for no longer than a query is.
     connectTimeoutMs: config.raw.gateway.database_timeout_ms,
   });
-  await migrate(db, 'gateway');
+  await migrateLogged(db, 'gateway', logger);
   const upstreams = await startLocalUpstreams(config, db, logger, opts.seedSampleData);
   // What serves requests waits for the database a bounded time; migrations and seeding did not.
   const served = db.withQueryTimeout(config.raw.gateway.database_timeout_ms);

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -59,6 +68,27 @@ describe('a start whose port is taken', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+});
+
+describe('a data directory open to others', () => {
+  it('is closed to all but its owner at start, with a warning, since PGlite writes world-writable files in it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lookup-open-dir-'));
+    const { logger, lines } = capturedLog();
+    const options = testProductOptions(root, await copyConfig(root));
+    mkdirSync(options.dataDir, { mode: 0o755 });
+    chmodSync(options.dataDir, 0o755);
+    const product = await startProduct({ ...options, logger, seedSampleData: false });
+    try {
+      expect(statSync(options.dataDir).mode & 0o777).toBe(0o700);
+      expect(lines.some((l) => l.level === 40 && String(l.msg).startsWith('DATA_DIR was open'))).toBe(true);
+      // A first start on it applies every migration, and says which.
+      const applied = lines.filter((l) => l.msg === 'migrations applied').map((l) => l.set);
+      expect(applied).toEqual(expect.arrayContaining(['gateway', 'legal', 'directory', 'admin-units']));
+    } finally {
+      await product.shutdown();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('the admin secret', () => {
