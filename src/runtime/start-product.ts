@@ -111,12 +111,12 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       { port: adminPortWanted, what: 'ADMIN_PORT, or gateway.yaml admin_port' },
       ...localUpstreamPorts(config),
     ]);
+    if (closeDataDir(opts.dataDir))
+      logger.warn(
+        { data_dir: opts.dataDir },
+        'DATA_DIR was open to other users; it is now 0700 (its owner only)',
+      );
   }
-  if (!opts.databaseUrl && closeDataDir(opts.dataDir))
-    logger.warn(
-      { data_dir: opts.dataDir },
-      'DATA_DIR was open to other users; it is now 0700 (its owner only)',
-    );
   const db = await openDb({
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir,
