@@ -130,13 +130,14 @@ describe('the public port against slow clients', () => {
         const drip = setInterval(() => socket.writable && socket.write(trickle), 100);
         const give = (v: string) => {
           clearInterval(drip);
+          clearTimeout(limit);
           socket.destroy();
           resolve(v);
         };
         socket.on('data', (b) => (got += b.toString()));
         socket.on('close', () => give(got || 'closed'));
         socket.on('error', () => undefined);
-        setTimeout(() => give('open'), ms);
+        const limit = setTimeout(() => give('open'), ms);
       });
     try {
       // Headers dripped one byte at a time, never ending.
