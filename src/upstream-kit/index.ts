@@ -15,7 +15,7 @@ export type {
 export { createUpstreamApp } from './upstream-app';
 export { MAX_UPSTREAM_RESPONSE_BYTES } from './response-limit';
 export { identityVerifier, remoteIdentityVerifier, upstreamAudience } from './verify-identity';
-export type { IdentityCheck, IdentityExpectation } from './verify-identity';
+export type { IdentityCheck, IdentityExpectation, IdentityRefusal } from './verify-identity';
 export type { UpstreamAppOptions } from './upstream-app';
 export { datasetRouter } from './dataset-router';
 export { listRecords, getRecord, recordExists, datasetTotal } from './query-dataset';

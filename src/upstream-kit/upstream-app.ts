@@ -51,6 +51,7 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
           path: req.path,
           status: res.statusCode,
           ms: Math.round((performance.now() - started) * 10) / 10,
+          ...(typeof res.locals.refused === 'string' ? { identity_refused: res.locals.refused } : {}),
         },
         'upstream answer',
       );
@@ -73,7 +74,9 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
   const identity = opts.identity;
   if (identity)
     app.use(async (req: Request, res: Response, next: NextFunction) => {
-      if (await identity(req.headers.authorization)) return next();
+      const verdict = await identity(req.headers.authorization);
+      if (verdict === true) return next();
+      res.locals.refused = verdict === false ? 'refused' : verdict.refused;
       res
         .status(401)
         .json({ code: 'unauthorized', message: 'Thiếu hoặc sai xác nhận danh tính của gateway.' });

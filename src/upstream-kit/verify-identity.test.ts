@@ -6,6 +6,7 @@ import type { Db } from '../db/db';
 import { createIdentitySigner } from '../gateway/identity-signer';
 import { ManualClock } from '../util/clock';
 import { silentLogger } from '../util/logger';
+import { capturedLog } from '../../test/support/captured-log';
 import { createUpstreamApp } from './upstream-app';
 import { identityVerifier, remoteIdentityVerifier } from './verify-identity';
 import type { IdentityCheck } from './verify-identity';
@@ -38,6 +39,19 @@ describe('an upstream that verifies the gateway identity assertion', () => {
     expect(signed.status).toBe(404);
   });
 
+  it('says in its log line of a 401 why the assertion was refused: another audience, during a rollout', async () => {
+    const signer = await createIdentitySigner(opts, clock);
+    const { logger, lines } = capturedLog();
+    const check = identityVerifier(createLocalJWKSet(signer.jwks()), legal, () => clock.now());
+    const app = createUpstreamApp({ db, logger, datasets: [], identity: check });
+    const res = await request(app)
+      .get('/legal-documents?q=x')
+      .set('authorization', await signer.authorization('directory', 'acc_1', 'pro'));
+    expect(res.status).toBe(401);
+    const line = lines.find((l) => l.msg === 'upstream answer');
+    expect([line?.status, line?.identity_refused]).toEqual([401, 'ERR_JWT_CLAIM_VALIDATION_FAILED aud']);
+  });
+
   it('keeps /healthz and /livez open to probes', async () => {
     const signer = await createIdentitySigner(opts, clock);
     const app = appWith(identityVerifier(createLocalJWKSet(signer.jwks()), legal));
@@ -55,19 +69,19 @@ describe('an upstream that verifies the gateway identity assertion', () => {
       .setIssuedAt(iat)
       .setExpirationTime(iat + 60)
       .sign(other.privateKey);
-    expect(await check(`Bearer ${stranger}`)).toBe(false);
+    expect(await check(`Bearer ${stranger}`)).toEqual({ refused: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
     const hs = await new SignJWT({ plan: 'enterprise' })
       .setProtectedHeader({ alg: 'HS256' })
       .setExpirationTime(iat + 60)
       .sign(new TextEncoder().encode('x'.repeat(32)));
-    expect(await check(`Bearer ${hs}`)).toBe(false);
-    expect(await check(undefined)).toBe(false);
-    expect(await check('Basic abc')).toBe(false);
+    expect(await check(`Bearer ${hs}`)).toEqual({ refused: 'ERR_JOSE_ALG_NOT_ALLOWED' });
+    expect(await check(undefined)).toEqual({ refused: 'no assertion' });
+    expect(await check('Basic abc')).toEqual({ refused: 'no assertion' });
     const token = await signer.authorization('legal', 'acc_2', 'free');
     expect(await check(token)).toBe(true);
     clock.advance(121_000);
     // Remembered as verified, but only until it expires.
-    expect(await check(token)).toBe(false);
+    expect(await check(token)).toEqual({ refused: 'ERR_JWT_EXPIRED exp' });
   });
 
   it('fetches the keys from the JWKS URL a standalone upstream is given', async () => {
@@ -82,7 +96,7 @@ describe('an upstream that verifies the gateway identity assertion', () => {
       const url = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
       const check = remoteIdentityVerifier(url, legal);
       expect(await check(await signer.authorization('legal', 'acc_3', 'pro'))).toBe(true);
-      expect(await check('Bearer a.b.c')).toBe(false);
+      expect(await check('Bearer a.b.c')).toEqual({ refused: expect.stringMatching(/^ERR_/) });
     } finally {
       jwks.close();
     }
@@ -92,16 +106,22 @@ describe('an upstream that verifies the gateway identity assertion', () => {
     const signer = await createIdentitySigner(opts, clock);
     const check = identityVerifier(createLocalJWKSet(signer.jwks()), legal, () => clock.now());
     expect(await check(await signer.authorization('legal', 'acc_4', 'pro'))).toBe(true);
-    expect(await check(await signer.authorization('admin-units', 'acc_4', 'pro'))).toBe(false);
+    expect(await check(await signer.authorization('admin-units', 'acc_4', 'pro'))).toEqual({
+      refused: 'ERR_JWT_CLAIM_VALIDATION_FAILED aud',
+    });
     const strict = identityVerifier(
       createLocalJWKSet(signer.jwks()),
       { ...legal, issuer: 'someone-else' },
       () => clock.now(),
     );
-    expect(await strict(await signer.authorization('legal', 'acc_4', 'pro'))).toBe(false);
+    expect(await strict(await signer.authorization('legal', 'acc_4', 'pro'))).toEqual({
+      refused: 'ERR_JWT_CLAIM_VALIDATION_FAILED iss',
+    });
     const stem = identityVerifier(createLocalJWKSet(signer.jwks()), { audience: 'lookup-upstream' }, () =>
       clock.now(),
     );
-    expect(await stem(await signer.authorization('legal', 'acc_4', 'pro'))).toBe(false);
+    expect(await stem(await signer.authorization('legal', 'acc_4', 'pro'))).toEqual({
+      refused: 'ERR_JWT_CLAIM_VALIDATION_FAILED aud',
+    });
   });
 });

@@ -1,8 +1,23 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { JWTVerifyGetKey } from 'jose';
 
-/** Whether a request's Authorization carries a valid identity assertion of the gateway. */
-export type IdentityCheck = (authorization: string | undefined) => Promise<boolean>;
+/**
+ * Whether a request's Authorization carries a valid identity assertion of the gateway: true, or
+ * why not (what the upstream's log line says of a 401: during a rollout, an audience or a key that
+ * does not match tells the operator more than the 401 alone). A plain false is a refusal too.
+ */
+export type IdentityCheck = (authorization: string | undefined) => Promise<true | false | IdentityRefusal>;
+
+export interface IdentityRefusal {
+  /** jose's error code, with the claim it failed on (`ERR_JWT_CLAIM_VALIDATION_FAILED aud`), or what was missing. */
+  refused: string;
+}
+
+function refusalOf(err: unknown): IdentityRefusal {
+  const { code, claim } = (err ?? {}) as { code?: unknown; claim?: unknown };
+  const why = typeof code === 'string' ? code : 'unverifiable';
+  return { refused: typeof claim === 'string' ? `${why} ${claim}` : why };
+}
 
 /** Tokens remembered at most; past it the memo starts again (it only saves verifications). */
 const MEMO_MAX = 10_000;
@@ -37,9 +52,9 @@ export function identityVerifier(
   const verified = new Map<string, number>();
   return async (authorization) => {
     const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
-    if (!token) return false;
+    if (!token) return { refused: 'no assertion' };
     const until = verified.get(token);
-    if (until !== undefined) return until > now();
+    if (until !== undefined) return until > now() ? true : { refused: 'ERR_JWT_EXPIRED exp' };
     try {
       const { payload } = await jwtVerify(token, keys, {
         algorithms: ['ES256'],
@@ -51,8 +66,8 @@ export function identityVerifier(
       if (verified.size >= MEMO_MAX) verified.clear();
       verified.set(token, payload.exp! * 1000);
       return true;
-    } catch {
-      return false;
+    } catch (err) {
+      return refusalOf(err);
     }
   };
 }
