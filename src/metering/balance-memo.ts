@@ -9,7 +9,7 @@ import type { CreditLedger } from './credit-ledger';
 export interface BalanceMemo {
   /** The balance, from memory while younger than the TTL; undefined when the ledger cannot say. */
   read(accountId: string, now: number): Promise<number | undefined>;
-  /** A balance this process has just read or made (a spend, /v1/me): kept, so no older one shows. */
+  /** A balance this process has just read or made (a spend, /v1/me), kept in place of an older one. */
   note(accountId: string, balance: number, now: number): void;
 }
 
@@ -18,24 +18,24 @@ export function createBalanceMemo(
   ttlMs = 1000,
   maxEntries = 10_000,
 ): BalanceMemo {
-  const kept = new Map<string, { balance: number; until: number }>();
-  const note = (accountId: string, balance: number, now: number): void => {
+  // A read in progress is shared by every answer that waits on it, and a failed read (undefined)
+  // is kept like any other: a ledger down or slow is asked once a second, not by each answer.
+  const kept = new Map<string, { balance: Promise<number | undefined>; until: number }>();
+  const keep = (accountId: string, balance: Promise<number | undefined>, now: number): void => {
     // Entries live a second: past the bound, the oldest are the ones to go, and a clear is that.
     if (kept.size >= maxEntries && !kept.has(accountId)) kept.clear();
     kept.set(accountId, { balance, until: now + ttlMs });
   };
   return {
-    note,
-    async read(accountId, now) {
+    note: (accountId, balance, now) => keep(accountId, Promise.resolve(balance), now),
+    read(accountId, now) {
       const hit = kept.get(accountId);
       if (hit !== undefined && hit.until > now) return hit.balance;
-      let balance: number;
-      try {
-        balance = await credits.balance(accountId);
-      } catch {
-        return undefined;
-      }
-      note(accountId, balance, now);
+      const balance = credits.balance(accountId).then(
+        (b) => b,
+        () => undefined,
+      );
+      keep(accountId, balance, now);
       return balance;
     },
   };

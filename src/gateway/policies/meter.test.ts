@@ -193,6 +193,22 @@ describe('meter: limits', () => {
         h.clock.advance(1001);
         for (let i = 0; i < 3; i++) expect(month(await get(acc.key, '/v1/datasets'))).toBe('6');
         expect(balance).toHaveBeenCalledTimes(1);
+        // At once, too: answers waiting together share the read in progress.
+        h.clock.advance(1001);
+        const burst = await Promise.all([1, 2, 3, 4].map(() => get(acc.key, '/v1/datasets')));
+        expect(burst.map(month)).toEqual(['6', '6', '6', '6']);
+        expect(balance).toHaveBeenCalledTimes(2);
+        // A ledger that fails is asked again a second later, not by every answer meanwhile.
+        h.clock.advance(1001);
+        balance.mockRejectedValue(new Error('ledger down'));
+        const down = await Promise.all([1, 2, 3].map(() => get(acc.key, '/v1/datasets')));
+        expect(down.map((r) => [r.status, month(r)])).toEqual([
+          [200, '0'],
+          [200, '0'],
+          [200, '0'],
+        ]);
+        expect(await get(acc.key, '/v1/datasets').then(month)).toBe('0');
+        expect(balance).toHaveBeenCalledTimes(3);
       } finally {
         balance.mockRestore();
       }

@@ -39,13 +39,13 @@ export async function payCredits(ctx: RequestContext, deps: GatewayDeps, urls: C
   } finally {
     deps.dayRefusals.spent(accountId, r.result.creditCalls);
   }
+  deps.balances.note(accountId, spend.balance, deps.clock.now());
   if (!spend.ok) {
     deps.dayRefusals.remember(accountId, 'credits', deps.clock.now());
     throw await creditsSpent(ctx, deps, urls);
   }
   r.creditsSpent = true;
   ctx.creditsLeft = spend.balance;
-  deps.balances.note(accountId, spend.balance, deps.clock.now());
 }
 
 /**
