@@ -51,7 +51,8 @@ export interface WantedPort {
 export async function checkPortsFree(wanted: readonly WantedPort[]): Promise<void> {
   for (const w of wanted) {
     if (w.port === 0) continue;
-    const probe = createServer();
+    // A client that connects in the probe's moment is dropped: close() waits for every connection.
+    const probe = createServer((socket) => socket.destroy());
     await listen(probe, w.port, w.what, w.host);
     await new Promise<void>((resolve) => probe.close(() => resolve()));
   }

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { compileConfig } from '../../config/compile-config';
+import { volumeKey } from './ip-throttle';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
 
@@ -71,12 +72,22 @@ describe('per-IP throttle: security', () => {
 
 describe('per-IP throttle: IPv6 and the documentation', () => {
   it('counts the addresses of one IPv6 /64 together, so a host cannot step past the limit by changing its address', async () => {
-    for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::3']) {
+    for (const ip of ['2a01:4f8:1:2::1', '2a01:4f8:1:2::2', '2a01:4f8:1:2:ffff::3']) {
       expect((await from(ip)).status).toBe(401);
     }
-    const res = await from('2001:db8:1:2:abcd::4');
+    const res = await from('2a01:4f8:1:2:abcd::4');
     expect([res.status, res.body.code]).toEqual([429, 'too_many_requests']);
-    expect((await from('2001:db8:1:3::1')).status).toBe(401);
+    expect((await from('2a01:4f8:1:3::1')).status).toBe(401);
+  });
+
+  it('counts private IPv6 addresses one by one, and a NAT64 address as the IPv4 client it carries', () => {
+    expect(volumeKey('2a01:4f8:1:2::1')).toBe('2a01:4f8:1:2::/64');
+    expect(volumeKey('2a01:4f8:1:2:abcd::9')).toBe('2a01:4f8:1:2::/64');
+    // A cluster's pods share a ULA /64; each is its own client.
+    expect(volumeKey('fd00:10:244:1::a')).toBe('fd00:10:244:1::a');
+    expect(volumeKey('fe80::1')).toBe('fe80::1');
+    expect(volumeKey('64:ff9b::c633:6407')).toBe('198.51.100.7');
+    expect(volumeKey('198.51.100.7')).toBe('198.51.100.7');
   });
 
   it('counts requests for the API description and the docs page, and refuses them over the limit in the envelope', async () => {

@@ -20,17 +20,28 @@ export function createIpWindow(): IpWindow {
 }
 
 /**
- * The window an address counts in: an IPv6 address by its /64, the block one subscriber or host
- * gets (SLAAC, privacy addresses), since each of its 2^64 addresses would otherwise be a fresh
- * count; an IPv4 address by itself.
+ * The window an address counts in: a global IPv6 address by its /64, the block one subscriber or
+ * host gets (SLAAC, privacy addresses), since each of its 2^64 addresses would otherwise be a fresh
+ * count; an IPv4 address translated into IPv6 (64:ff9b::/96, NAT64) by that IPv4 address; any
+ * other address by itself (IPv4; and IPv6 in private, link-local or other ranges, where a /64 is
+ * a whole cluster's or site's pods, not one client).
  */
 export function volumeKey(ip: string): string {
   if (!ip.includes(':')) return ip;
   const addr = parseIp(ip);
   if (!addr || addr.kind() !== 'ipv6') return addr ? addr.toString() : ip;
-  const parts = (addr as ipaddr.IPv6).parts.slice(0, 4);
-  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
+  const v6 = addr as ipaddr.IPv6;
+  const range = v6.range();
+  if (range === 'rfc6052') return ipaddrFromV4Parts(v6.parts[6]!, v6.parts[7]!);
+  if (range !== 'unicast') return ip;
+  return `${v6.parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }
+
+const ipaddrFromV4Parts = (hi: number, lo: number): string =>
+  [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
 
 /** The client's address for a request, and the 429 its volume this minute calls for, if any. */
 export type IpVolumeCheck = (
