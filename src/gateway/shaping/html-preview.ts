@@ -36,6 +36,22 @@ const UNSEEN = new Set(['script', 'style', 'template']);
  * show the document (a scanned page, an embedded PDF) without being text to count.
  */
 const DROP = new Set([...UNSEEN, ...EMBEDDED, 'noscript', 'source', 'track']);
+/**
+ * Elements left out while their text stays: what submits or takes input (a button in a preview
+ * would submit to the page showing it), and what speaks to the page's head (meta, base, link).
+ */
+const UNWRAP = new Set([
+  'form',
+  'button',
+  'input',
+  'select',
+  'option',
+  'optgroup',
+  'textarea',
+  'meta',
+  'base',
+  'link',
+]);
 
 const PARSE_OPTIONS = {
   decodeEntities: true,
@@ -64,7 +80,7 @@ function pastVisible(chars: readonly string[], n: number): number {
  * whole of it, since a preview stands for a field the plan does not get: a document whose visible
  * text (white space aside) fits in `maxChars` shows its first half. Tags balanced, entities
  * re-escaped, never a split UTF-16 surrogate pair; scripts, styles and embedded content dropped,
- * and of attributes only layout and plain links kept (preview-attributes.ts).
+ * form controls unwrapped, and of attributes only layout and plain links kept (preview-attributes.ts).
  */
 export function htmlPreview(html: string, maxChars: number): string {
   const first = textPrefix(html, maxChars, true);
@@ -128,7 +144,7 @@ function textPrefix(html: string, maxChars: number, countBlank: boolean): Prefix
           if (!VOID.has(name)) dropDepth++;
           return;
         }
-        if (done) return;
+        if (done || UNWRAP.has(name)) return;
         const attrs = Object.entries(attribs)
           .filter(([k, v]) => keepsAttribute(name, k, v))
           .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)

@@ -1,14 +1,14 @@
 /**
  * The attributes a preview keeps: layout and plain links, by allowlist. A preview is HTML that
- * clients show, so nothing in it may run, submit, load, restyle the page around it or name a DOM
- * global (id, name): what is not listed here is dropped, not what is listed as dangerous.
+ * clients show, so nothing in it may run, submit, load, restyle the page around it (style, or a
+ * class the page's own CSS gives meaning) or name a DOM global (id, name): what is not listed here
+ * is dropped, not what is listed as dangerous.
  */
 const KEPT = new Set([
   'title',
   'alt',
   'lang',
   'dir',
-  'class',
   'colspan',
   'rowspan',
   'span',
