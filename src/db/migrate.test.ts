@@ -59,6 +59,24 @@ describe('migrate, for a set of a new team', () => {
     }
   });
 
+  it('adds the checksum column to a schema_migrations table made before it, keeping what it records', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'lookup-migrate-table-'));
+    writeFileSync(join(own, '001_fuel.sql'), 'CREATE TABLE fuel_prices (id text PRIMARY KEY);\n');
+    const db = await openPgliteDb();
+    try {
+      await db.exec(`CREATE TABLE schema_migrations (set_name text NOT NULL, name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (set_name, name));
+        CREATE TABLE fuel_prices (id text PRIMARY KEY);
+        INSERT INTO schema_migrations (set_name, name) VALUES ('fuel', '001_fuel.sql')`);
+      expect(await migrate(db, 'fuel', own)).toEqual([]);
+      const rows = await db.query<{ checksum: string | null }>('SELECT checksum FROM schema_migrations');
+      expect(rows.rows).toEqual([{ checksum: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    } finally {
+      await db.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it('records the checksum of a file applied before checksums were kept, and holds it to that from then on', async () => {
     const own = mkdtempSync(join(tmpdir(), 'lookup-migrate-old-'));
     const file = join(own, '001_fuel.sql');

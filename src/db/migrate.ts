@@ -29,9 +29,17 @@ export async function migrate(
     db.exec(`CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public;
 CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
 CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text NOT NULL,
-  applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (set_name, name));
-ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text`),
+  applied_at timestamptz NOT NULL DEFAULT now(), checksum text, PRIMARY KEY (set_name, name))`),
   );
+  // A table from before checksums gets the column once: ALTER takes the table's strongest lock,
+  // which every start would otherwise queue for behind a long migration of another replica.
+  await withRetry(async () => {
+    const has = await db.query(
+      "SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('schema_migrations') AND attname = 'checksum'",
+    );
+    if (has.rows.length === 0)
+      await db.exec('ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text');
+  });
   await withRetry(() => ensureUnaccentFunction(db));
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Db } from './db';
 import { openPgDb } from './pg-db';
 import type * as pgliteDb from './pglite-db';
@@ -22,7 +23,10 @@ export interface OpenDbOptions {
  * its mode (an operator's volume, owned as the platform decides).
  */
 export function ensureDataDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (existsSync(dir)) return;
+  // Only the directory itself: parents made on the way keep the usual mode (./var of ./var/pglite).
+  mkdirSync(dirname(resolve(dir)), { recursive: true });
+  mkdirSync(dir, { mode: 0o700 });
 }
 
 /**
@@ -34,7 +38,7 @@ export function closeDataDir(dir: string): boolean {
   if (!existsSync(dir) || process.getuid === undefined) return false;
   const st = statSync(dir);
   if (!st.isDirectory() || st.uid !== process.getuid() || (st.mode & 0o077) === 0) return false;
-  chmodSync(dir, 0o700);
+  chmodSync(dir, (st.mode & 0o7000) | 0o700);
   return true;
 }
 

@@ -16,6 +16,7 @@ describe('parseIsoDateTime', () => {
     expect(iso(parseIsoDateTime('2099-01-01T07:00:00Z', HCM))).toBe('2099-01-01T07:00:00.000Z');
     expect(iso(parseIsoDateTime('2099-01-01 07:00:00+0700', HCM))).toBe('2099-01-01T00:00:00.000Z');
     expect(iso(parseIsoDateTime('2099-01-01T07:00-05:30', HCM))).toBe('2099-01-01T12:30:00.000Z');
+    expect(iso(parseIsoDateTime('2099-01-01t07:00:00z', HCM))).toBe('2099-01-01T07:00:00.000Z');
   });
 
   it('does not depend on the zone of the process', () => {
