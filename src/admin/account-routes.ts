@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { newId } from '../accounts/api-keys';
 import { ApiError } from '../errors/api-error';
 import { computeWindows } from '../metering/windows';
-import { createAccountBody, findAccountQuery, patchAccountBody } from './admin-schemas';
+import { createAccountBody, findAccountQuery, patchAccountBodyIn } from './admin-schemas';
 import { parse } from './admin-kit';
 import type { AdminKit } from './admin-kit';
 
@@ -54,7 +54,7 @@ export function accountRoutes(kit: AdminKit): Router {
   });
 
   r.patch('/accounts/:id', async (req, res) => {
-    const body = parse(patchAccountBody(deps.config().raw.plans.timezone), req.body);
+    const body = parse(patchAccountBodyIn(deps.config().raw.plans.timezone), req.body);
     if (body.plan !== undefined) plan(body.plan);
     await account(req.params.id);
     const unlocks =

@@ -34,7 +34,7 @@ export const createAccountBody = z
   })
   .strict();
 
-export const patchAccountBody = perZone((timeZone) =>
+export const patchAccountBodyIn = perZone((timeZone) =>
   z
     .object({
       plan: z.string().min(1).optional(),
@@ -46,7 +46,7 @@ export const patchAccountBody = perZone((timeZone) =>
 
 export const findAccountQuery = z.object({ email: z.string().min(1).max(320) }).strict();
 
-export const createKeyBody = perZone((timeZone) =>
+export const createKeyBodyIn = perZone((timeZone) =>
   z
     .object({
       expires_at: isoDate(timeZone).nullable().optional(),

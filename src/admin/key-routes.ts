@@ -3,7 +3,7 @@ import { issueKey } from '../accounts/issue-key';
 import { planLabel } from '../config/plan-label';
 import { ApiError } from '../errors/api-error';
 import { isoOrNull } from '../util/iso-time';
-import { createKeyBody } from './admin-schemas';
+import { createKeyBodyIn } from './admin-schemas';
 import { canBeStored, parse } from './admin-kit';
 import type { AdminKit } from './admin-kit';
 
@@ -12,7 +12,7 @@ export function keyRoutes(kit: AdminKit): Router {
   const { deps, account, tell } = kit;
   const r = Router();
   r.post('/accounts/:id/keys', async (req, res) => {
-    const body = parse(createKeyBody(deps.config().raw.plans.timezone), req.body);
+    const body = parse(createKeyBodyIn(deps.config().raw.plans.timezone), req.body);
     // A key born expired answers every call with 401: an operator's typo, not a key to hand out.
     if (body.expires_at != null && body.expires_at <= deps.clock.now()) {
       throw new ApiError('invalid_request', { message: 'expires_at: phải là một thời điểm trong tương lai' });

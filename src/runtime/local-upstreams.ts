@@ -8,6 +8,7 @@ import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
 import { migrateLogged } from '../db/migrate';
 import { BUILTIN_UPSTREAMS } from '../upstreams/builtin-upstreams';
+import type { BuiltinUpstream } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -37,14 +38,24 @@ export interface LocalUpstreams {
   close(): Promise<void>;
 }
 
+/** The built-in upstreams this process runs: those whose URL points at this machine (DESIGN §1). */
+function localBuiltins(
+  config: RuntimeConfig,
+): { name: string; builtin: BuiltinUpstream; url: URL; timeoutMs: number }[] {
+  return [...config.upstreams].flatMap(([name, up]) => {
+    const builtin = BUILTIN_UPSTREAMS[name];
+    const url = new URL(up.url);
+    return builtin && LOCAL_HOSTS.has(url.hostname) ? [{ name, builtin, url, timeoutMs: up.timeout_ms }] : [];
+  });
+}
+
 /** The address each built-in upstream this process would run listens on (see startLocalUpstreams). */
 export function localUpstreamPorts(config: RuntimeConfig): WantedPort[] {
-  return [...config.upstreams]
-    .filter(([name, up]) => BUILTIN_UPSTREAMS[name] && LOCAL_HOSTS.has(new URL(up.url).hostname))
-    .map(([name, up]) => {
-      const url = new URL(up.url);
-      return { port: listenPort(url), what: `upstreams.${name}.url`, host: listenHost(url) };
-    });
+  return localBuiltins(config).map(({ name, url }) => ({
+    port: listenPort(url),
+    what: `upstreams.${name}.url`,
+    host: listenHost(url),
+  }));
 }
 
 const listenPort = (url: URL): number => Number(url.port || 80);
@@ -63,15 +74,12 @@ export async function startLocalUpstreams(
   const servers: Server[] = [];
   const names: string[] = [];
   const listening = new Map<string, URL>();
-  for (const [name, up] of config.upstreams) {
-    const builtin = BUILTIN_UPSTREAMS[name];
-    const url = new URL(up.url);
-    if (!builtin || !LOCAL_HOSTS.has(url.hostname)) continue;
+  for (const { name, builtin, url, timeoutMs } of localBuiltins(config)) {
     for (const set of builtin.migrationSets) await migrateLogged(db, set, logger);
     if (seedSampleData) await builtin.seed(db, {});
     // Its queries share the gateway's pool: one the gateway has stopped waiting for (timeout_ms)
     // must not hold a connection the gateway's own queries need.
-    const served = db.withQueryTimeout(up.timeout_ms);
+    const served = db.withQueryTimeout(timeoutMs);
     const server = createServer(builtin.createApp({ db: served, logger: logger.child({ upstream: name }) }));
     server.keepAliveTimeout = 65_000;
     await listen(server, listenPort(url), `upstreams.${name}.url`, listenHost(url));

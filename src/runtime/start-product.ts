@@ -33,6 +33,7 @@ import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
 import { checkPortsFree, listen } from './listen';
+import type { WantedPort } from './listen';
 import { createConfigReloader } from './config-reloader';
 import { refundReports } from './refund-reports';
 import { createProcessState } from '../gateway/process-state';
@@ -86,6 +87,19 @@ export interface RunningProduct {
   shutdown(): Promise<void>;
 }
 
+/**
+ * Before PGlite opens DATA_DIR: a product of a version that takes no data-directory lock may still
+ * run on it, and opening the files under it (let alone migrating them) would corrupt what it has
+ * open. Its lock, when it took one, names it best; its ports tell of it when it did not. A
+ * directory open to other users is closed to them (PGlite's files in it are world-writable).
+ */
+async function guardDataDir(dataDir: string, ports: readonly WantedPort[], logger: Logger): Promise<void> {
+  assertDataDirFree(dataDir);
+  await checkPortsFree(ports);
+  if (closeDataDir(dataDir))
+    logger.warn({ data_dir: dataDir }, 'DATA_DIR was open to other users; it is now 0700 (its owner only)');
+}
+
 /** The whole product: gateway, admin API and the built-in upstreams whose URL is on this machine. */
 export async function startProduct(opts: ProductOptions): Promise<RunningProduct> {
   const clock = opts.clock ?? systemClock;
@@ -101,22 +115,16 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       `the admin port (ADMIN_PORT, or gateway.yaml admin_port) must differ from the public port (PORT, or gateway.yaml port): both are ${publicPort}`,
     );
   const embedded = !opts.databaseUrl && !opts.redisUrl;
-  // PGlite: a product of a version that takes no data-directory lock may still run on this one,
-  // and opening the files under it (let alone migrating them) would corrupt what it has open. Its
-  // lock, when it took one, names it best; its ports tell of it when it did not.
-  if (!opts.databaseUrl) {
-    assertDataDirFree(opts.dataDir);
-    await checkPortsFree([
-      { port: publicPort, what: 'PORT, or gateway.yaml port' },
-      { port: adminPortWanted, what: 'ADMIN_PORT, or gateway.yaml admin_port' },
-      ...localUpstreamPorts(config),
-    ]);
-    if (closeDataDir(opts.dataDir))
-      logger.warn(
-        { data_dir: opts.dataDir },
-        'DATA_DIR was open to other users; it is now 0700 (its owner only)',
-      );
-  }
+  if (!opts.databaseUrl)
+    await guardDataDir(
+      opts.dataDir,
+      [
+        { port: publicPort, what: 'PORT, or gateway.yaml port' },
+        { port: adminPortWanted, what: 'ADMIN_PORT, or gateway.yaml admin_port' },
+        ...localUpstreamPorts(config),
+      ],
+      logger,
+    );
   const db = await openDb({
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir,

@@ -103,7 +103,7 @@ function quotaExceeded(
  * also holds credit calls still in flight, which give their calls back if their spend fails: in a
  * burst on an account out of credits, most of the burst was told of a daily limit it had not used.
  */
-async function dayOrCredits(
+async function dayRefusalFor(
   input: ReserveInput,
   usage: Usage,
   deps: GatewayDeps,
@@ -153,7 +153,7 @@ async function reserveOrRefuse(
   deps.metrics.quotaRejections.inc({ reason: result.reason ?? 'quota_exceeded' });
   if (result.reason === 'rate_limited')
     throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
-  const spent = result.scope === 'daily' ? await dayOrCredits(input, result.usage, deps) : 'monthly';
+  const spent = result.scope === 'daily' ? await dayRefusalFor(input, result.usage, deps) : 'monthly';
   throw quotaExceeded(spent, ctx.principal!.plan, ctx.windows!, urls);
 }
 
