@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDataDir } from '../db/open-db';
+import { ensureDataDir } from '../util/data-dir';
 import { SignJWT } from 'jose';
 
 const SECRET_FILE = 'admin-jwt-secret';
