@@ -14,7 +14,7 @@ import { COUNTERS_REACHED, WORKER_READY, runPrimary } from './runtime/run-primar
 import { startProduct } from './runtime/start-product';
 import { createWorkerRestarts } from './runtime/worker-restarts';
 import { answerPings, createLivenessWatch } from './runtime/worker-liveness';
-import { BUILTIN_UPSTREAMS } from './upstreams/builtin-upstreams';
+import { BUILTIN_UPSTREAMS, builtinUpstream } from './upstreams/builtin-upstreams';
 import { remoteIdentityVerifier, upstreamAudience } from './upstream-kit/verify-identity';
 import { monotonicClock, systemClock } from './util/clock';
 import { batchedDestination, createLogger } from './util/logger';
@@ -99,7 +99,7 @@ const UPSTREAM_DRAIN_MS = 10_000;
 
 /** `node dist/main.js upstream <name>`: one built-in upstream on PORT (a Kubernetes Deployment). */
 async function runUpstream(name: string): Promise<void> {
-  const builtin = BUILTIN_UPSTREAMS[name];
+  const builtin = builtinUpstream(name);
   if (!builtin)
     throw new Error(`no built-in upstream "${name}" (have: ${Object.keys(BUILTIN_UPSTREAMS).join(', ')})`);
   const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });

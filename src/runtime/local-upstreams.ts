@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
 import { migrateLogged } from '../db/migrate';
-import { BUILTIN_UPSTREAMS } from '../upstreams/builtin-upstreams';
+import { builtinUpstream } from '../upstreams/builtin-upstreams';
 import type { BuiltinUpstream } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
 
@@ -43,7 +43,7 @@ function localBuiltins(
   config: RuntimeConfig,
 ): { name: string; builtin: BuiltinUpstream; url: URL; timeoutMs: number }[] {
   return [...config.upstreams].flatMap(([name, up]) => {
-    const builtin = BUILTIN_UPSTREAMS[name];
+    const builtin = builtinUpstream(name);
     const url = new URL(up.url);
     return builtin && LOCAL_HOSTS.has(url.hostname) ? [{ name, builtin, url, timeoutMs: up.timeout_ms }] : [];
   });

@@ -31,9 +31,13 @@ export interface BuiltinUpstream {
   createApp(deps: { db: Db; logger: Logger; identity?: IdentityCheck; clock?: Clock }): express.Express;
 }
 
-export const BUILTIN_UPSTREAMS: Record<string, BuiltinUpstream> = {
+export const BUILTIN_UPSTREAMS: Readonly<Record<string, BuiltinUpstream>> = {
   legal: legalUpstream,
   directory: directoryUpstream,
   'mof-catalogs': mofCatalogsUpstream,
   'admin-units': adminUnitsUpstream,
 };
+
+/** The built-in upstream of that name, if there is one: an own key only ("constructor" is a valid upstream name). */
+export const builtinUpstream = (name: string): BuiltinUpstream | undefined =>
+  Object.hasOwn(BUILTIN_UPSTREAMS, name) ? BUILTIN_UPSTREAMS[name] : undefined;

@@ -4,7 +4,9 @@ import request from 'supertest';
 import { parse } from 'yaml';
 import { migrate } from '../../src/db/migrate';
 import { generateLegalCorpus } from '../../src/data/legal-corpus';
-import { BUILTIN_UPSTREAMS } from '../../src/upstreams/builtin-upstreams';
+import { BUILTIN_UPSTREAMS, builtinUpstream } from '../../src/upstreams/builtin-upstreams';
+import { localUpstreamPorts } from '../../src/runtime/local-upstreams';
+import { compileConfig } from '../../src/config/compile-config';
 import { legalAgencies } from '../../src/upstreams/legal/legal-seed';
 import { projectRoot } from '../../src/util/project-root';
 import { silentLogger } from '../../src/util/logger';
@@ -36,6 +38,17 @@ function sampleValue(p: DeclaredParam): string {
 }
 
 describe('built-in upstream registry', () => {
+  it('takes an upstream named after an object property ("constructor", a valid name) for an external one', () => {
+    expect(builtinUpstream('constructor')).toBeUndefined();
+    expect(builtinUpstream('legal')).toBe(BUILTIN_UPSTREAMS.legal);
+    const raw = loadRawConfig(join(projectRoot(), 'config'));
+    const name: string = 'constructor';
+    raw.upstreams.upstreams[name] = { url: 'http://127.0.0.1:18999', timeout_ms: 5000, pool_size: 4 };
+    const ports = localUpstreamPorts(compileConfig(raw)).map((p) => p.what);
+    expect(ports).not.toContain('upstreams.constructor.url');
+    expect(ports).toContain('upstreams.legal.url');
+  });
+
   it('has one entry per upstream of config/upstreams.yaml, with existing migration sets', () => {
     const file = parse(readFileSync(join(projectRoot(), 'config', 'upstreams.yaml'), 'utf8')) as {
       upstreams: Record<string, unknown>;
