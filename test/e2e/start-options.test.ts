@@ -13,25 +13,45 @@ import { connect, createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startProduct } from '../../src/runtime/start-product';
+import type { ProductOptions, RunningProduct } from '../../src/runtime/start-product';
 import { copyConfig, testProductOptions } from '../openapi/e2e-support';
 import { capturedLog } from '../support/captured-log';
 
+/**
+ * A product started on a directory of its own with `extra` options (`prepare` sees the options
+ * first), given to `use`, then shut down and its directory removed.
+ */
+async function withProduct(
+  prefix: string,
+  extra: Partial<ProductOptions>,
+  use: (product: RunningProduct, options: ProductOptions) => void | Promise<void>,
+  prepare: (options: ProductOptions) => void = () => undefined,
+): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    const options = testProductOptions(root, await copyConfig(root));
+    prepare(options);
+    const product = await startProduct({ ...options, ...extra });
+    try {
+      await use(product, options);
+    } finally {
+      await product.shutdown();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 describe('SEED_SAMPLE_DATA=false on the product start', () => {
   it('runs the built-in upstreams on an empty database, adding no sample rows to real data', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'lookup-no-seed-'));
-    const options = testProductOptions(root, await copyConfig(root));
-    const product = await startProduct({ ...options, seedSampleData: false });
-    try {
+    await withProduct('lookup-no-seed-', { seedSampleData: false }, async (product) => {
       const count = async (table: string): Promise<number> =>
         Number((await product.db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
       expect(await count('legal_documents')).toBe(0);
       expect(await count('directory_organisations')).toBe(0);
       const health = await fetch(`http://127.0.0.1:${product.adminPort}/healthz`);
       expect(health.status).toBe(200);
-    } finally {
-      await product.shutdown();
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   }, 120_000);
 });
 
@@ -72,22 +92,22 @@ describe('a start whose port is taken', () => {
 
 describe('a data directory open to others', () => {
   it('is closed to all but its owner at start, with a warning, since PGlite writes world-writable files in it', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'lookup-open-dir-'));
     const { logger, lines } = capturedLog();
-    const options = testProductOptions(root, await copyConfig(root));
-    mkdirSync(options.dataDir, { mode: 0o755 });
-    chmodSync(options.dataDir, 0o755);
-    const product = await startProduct({ ...options, logger, seedSampleData: false });
-    try {
-      expect(statSync(options.dataDir).mode & 0o777).toBe(0o700);
-      expect(lines.some((l) => l.level === 40 && String(l.msg).startsWith('DATA_DIR was open'))).toBe(true);
-      // A first start on it applies every migration, and says which.
-      const applied = lines.filter((l) => l.msg === 'migrations applied').map((l) => l.set);
-      expect(applied).toEqual(expect.arrayContaining(['gateway', 'legal', 'directory', 'admin-units']));
-    } finally {
-      await product.shutdown();
-      rmSync(root, { recursive: true, force: true });
-    }
+    await withProduct(
+      'lookup-open-dir-',
+      { logger, seedSampleData: false },
+      (_product, options) => {
+        expect(statSync(options.dataDir).mode & 0o777).toBe(0o700);
+        expect(lines.some((l) => l.level === 40 && String(l.msg).startsWith('DATA_DIR was open'))).toBe(true);
+        // A first start on it applies every migration, and says which.
+        const applied = lines.filter((l) => l.msg === 'migrations applied').map((l) => l.set);
+        expect(applied).toEqual(expect.arrayContaining(['gateway', 'legal', 'directory', 'admin-units']));
+      },
+      (options) => {
+        mkdirSync(options.dataDir, { mode: 0o755 });
+        chmodSync(options.dataDir, 0o755);
+      },
+    );
   }, 60_000);
 });
 
@@ -97,49 +117,36 @@ describe('the admin secret', () => {
       ['short-secret', true],
       ['x'.repeat(32), false],
     ] as const) {
-      const root = mkdtempSync(join(tmpdir(), 'lookup-secret-'));
       const { logger, lines } = capturedLog();
-      const options = testProductOptions(root, await copyConfig(root));
-      const product = await startProduct({
-        ...options,
-        adminJwtSecret: secret,
-        logger,
-        seedSampleData: false,
-      });
-      try {
+      await withProduct('lookup-secret-', { adminJwtSecret: secret, logger, seedSampleData: false }, () => {
         const warning = lines.find((l) => String(l.msg).startsWith('ADMIN_JWT_SECRET is shorter'));
         expect([secret, warning?.bytes]).toEqual([secret, warned ? 12 : undefined]);
-      } finally {
-        await product.shutdown();
-        rmSync(root, { recursive: true, force: true });
-      }
+      });
     }
   }, 120_000);
 });
 
 describe('the public port against slow clients', () => {
   it('closes a connection whose request headers, or whose request, do not arrive in time, and serves whole ones', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'lookup-slow-'));
-    const options = testProductOptions(root, await copyConfig(root));
-    const product = await startProduct({ ...options, requestTimeouts: { headersMs: 400, requestMs: 800 } });
-    // Resolves with what the server wrote before closing, or 'open' if it still holds the socket.
-    const hold = (first: string, trickle: string, ms: number): Promise<string> =>
-      new Promise((resolve) => {
-        let got = '';
-        const socket = connect(product.port, '127.0.0.1', () => socket.write(first));
-        const drip = setInterval(() => socket.writable && socket.write(trickle), 100);
-        const give = (v: string) => {
-          clearInterval(drip);
-          clearTimeout(limit);
-          socket.destroy();
-          resolve(v);
-        };
-        socket.on('data', (b) => (got += b.toString()));
-        socket.on('close', () => give(got || 'closed'));
-        socket.on('error', () => undefined);
-        const limit = setTimeout(() => give('open'), ms);
-      });
-    try {
+    const timeouts = { requestTimeouts: { headersMs: 400, requestMs: 800 } };
+    await withProduct('lookup-slow-', timeouts, async (product) => {
+      // Resolves with what the server wrote before closing, or 'open' if it still holds the socket.
+      const hold = (first: string, trickle: string, ms: number): Promise<string> =>
+        new Promise((resolve) => {
+          let got = '';
+          const socket = connect(product.port, '127.0.0.1', () => socket.write(first));
+          const drip = setInterval(() => socket.writable && socket.write(trickle), 100);
+          const give = (v: string) => {
+            clearInterval(drip);
+            clearTimeout(limit);
+            socket.destroy();
+            resolve(v);
+          };
+          socket.on('data', (b) => (got += b.toString()));
+          socket.on('close', () => give(got || 'closed'));
+          socket.on('error', () => undefined);
+          const limit = setTimeout(() => give('open'), ms);
+        });
       // Headers dripped one byte at a time, never ending.
       expect(await hold('GET /v1/me HTTP/1.1\r\nHost: x\r\nX-A: ', 'a', 3_000)).not.toBe('open');
       // Headers whole, then a body dripped far slower than its length asks for.
@@ -148,9 +155,6 @@ describe('the public port against slow clients', () => {
       ).not.toBe('open');
       const whole = await fetch(`http://127.0.0.1:${product.port}/v1/me`);
       expect(whole.status).toBe(401);
-    } finally {
-      await product.shutdown();
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });
