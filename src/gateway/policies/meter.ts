@@ -118,14 +118,13 @@ async function dayRefusalFor(
   const known = deps.dayRefusals.known(accountId, now);
   if (known !== undefined) return known;
   const creditCalls = cost - quotaShare(cost, limits.monthly, usage.monthly);
-  let answer: DayRefusal;
-  try {
-    const balance = await deps.credits.balance(accountId);
-    answer = balance - deps.dayRefusals.inFlight(accountId) < creditCalls ? 'credits' : 'daily';
-  } catch {
-    // The ledger unreachable: the day's limit is refusal enough, and true as counted.
-    answer = 'daily';
-  }
+  // The balance as the RateLimit header reads it (a spend of this replica keeps it current).
+  const balance = await deps.balances.read(accountId, now);
+  // The ledger unreachable: the day's limit is refusal enough, and true as counted.
+  const answer: DayRefusal =
+    balance !== undefined && balance - deps.dayRefusals.inFlight(accountId) < creditCalls
+      ? 'credits'
+      : 'daily';
   deps.dayRefusals.remember(accountId, answer, now);
   return answer;
 }
