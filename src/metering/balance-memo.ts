@@ -31,10 +31,7 @@ export function createBalanceMemo(
     read(accountId, now) {
       const hit = kept.get(accountId);
       if (hit !== undefined && hit.until > now) return hit.balance;
-      const balance = credits.balance(accountId).then(
-        (b) => b,
-        () => undefined,
-      );
+      const balance: Promise<number | undefined> = credits.balance(accountId).catch(() => undefined);
       keep(accountId, balance, now);
       return balance;
     },

@@ -52,10 +52,10 @@ const WITH_PORT = /^(?:(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}|\[([0-9A-Fa-f:.]+)\](?:
 
 /** One X-Forwarded-For entry as an address, or undefined when it is not one. */
 function hopAddress(hop: string): string | undefined {
-  if (parseIp(hop)) return normalise(hop);
+  const plain = parseIp(hop);
+  if (plain) return plain.toString();
   const m = WITH_PORT.exec(hop);
-  const ip = m?.[1] ?? m?.[2];
-  return ip !== undefined && parseIp(ip) ? normalise(ip) : undefined;
+  return m ? parseIp(m[1] ?? m[2]!)?.toString() : undefined;
 }
 
 function normalise(ip: string): string {
