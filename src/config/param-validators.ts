@@ -2,7 +2,7 @@ import { KEY_PARAMS } from '../accounts/api-keys';
 import { withinChars } from '../upstream-kit/parse-params';
 import { COORDINATE } from '../upstream-kit/parse-point';
 import type { ParamSpec } from './datasets-schema';
-import { isCalendarDate } from '../util/iso-time';
+import { CALENDAR_DATE_RULE, isCalendarDate } from '../util/iso-time';
 
 export type ParamCheck = { ok: true; value: string } | { ok: false; reason: string };
 
@@ -51,7 +51,7 @@ function checker(spec: ParamSpec): (raw: string) => ParamCheck {
         return bad('phải là true hoặc false');
       };
     case 'date':
-      return (raw) => (isCalendarDate(raw) ? ok(raw) : bad('phải là ngày hợp lệ dạng YYYY-MM-DD, năm từ 0100 đến 9999'));
+      return (raw) => (isCalendarDate(raw) ? ok(raw) : bad(CALENDAR_DATE_RULE));
     case 'enum': {
       const allowed = new Set(spec.values);
       return (raw) => (allowed.has(raw) ? ok(raw) : bad(`phải là một trong: ${spec.values.join(', ')}`));

@@ -1,6 +1,6 @@
 import type { ParamType, ParamValue } from './dataset-spec';
 import { parsePointParam } from './parse-point';
-import { isCalendarDate } from '../util/iso-time';
+import { CALENDAR_DATE_RULE, isCalendarDate } from '../util/iso-time';
 import { invalidParam } from './upstream-error';
 
 /** Raw query values as Express hands them over (repeated keys give arrays, brackets give objects). */
@@ -49,11 +49,7 @@ export function parseParam(name: string, raw: string, spec: ParamType): ParamVal
       throw invalidParam(name, `Tham số ${name} phải là true hoặc false.`);
     }
     case 'date': {
-      if (!isCalendarDate(raw))
-        throw invalidParam(
-          name,
-          `Tham số ${name} phải là ngày hợp lệ dạng YYYY-MM-DD, năm từ 0100 đến 9999.`,
-        );
+      if (!isCalendarDate(raw)) throw invalidParam(name, `Tham số ${name} ${CALENDAR_DATE_RULE}.`);
       return raw;
     }
     case 'enum': {

@@ -5,6 +5,9 @@ export function isoOrNull(ms: number | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(ms).toISOString();
 }
 
+/** What isCalendarDate takes, as a parameter's 422 says it (gateway and upstream kit alike). */
+export const CALENDAR_DATE_RULE = 'phải là ngày hợp lệ dạng YYYY-MM-DD, năm từ 0100 đến 9999';
+
 /**
  * YYYY-MM-DD naming a day that exists (no 2024-02-30), in years 0100–9999: Date.UTC reads years
  * 0–99 as 1900–1999, and PostgreSQL has no year 0, so neither gets through.
