@@ -303,6 +303,41 @@ describe('meter: limits', () => {
     h.clock.set(h.clock.now() - 2 * 86_400_000);
   });
 
+  it('tells a relations call (cost 2) with one call left what is left and what it costs, and takes nothing', async () => {
+    const rel = (key: string) => get(key, '/v1/legal-documents/vb_1/relations');
+    const month = await h.account('nocredit');
+    expect((await get(month.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const short = await rel(month.key);
+    expect([short.status, short.body.code, short.body.quota]).toEqual([429, 'quota_exceeded', 2]);
+    expect(short.body.message).toBe('Số lượt gọi còn lại trong tháng (1) không đủ cho yêu cầu này (2 lượt).');
+    expect(short.headers['x-quota-remaining']).toBe('1');
+    expect((await get(month.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    expect((await rel(month.key)).body.message).toBe('Đã dùng hết số lượt gọi trong tháng.');
+
+    const day = await h.account('dayandmonth');
+    expect((await get(day.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const dayShort = await rel(day.key);
+    expect([dayShort.status, dayShort.body.quota]).toEqual([429, 2]);
+    expect(dayShort.body.message).toMatch(
+      /^Số lượt gọi còn lại trong ngày \(1\) không đủ cho yêu cầu này \(2 lượt;/,
+    );
+
+    // A plan with credits and none bought: the month's last call is given back with the refusal.
+    const credit = await h.account('tiny');
+    h.clock.advance(86_400_000);
+    for (let i = 0; i < 4; i++) {
+      if (i === 2) h.clock.advance(86_400_000);
+      expect((await get(credit.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    }
+    const both = await rel(credit.key);
+    expect([both.status, both.body.buy_credits_url]).toEqual([429, 'https://example.vn/billing/credits']);
+    expect(both.body.message).toBe(
+      'Số lượt gọi còn lại trong tháng (1) và số lượt mua thêm (extra credits) không đủ cho yêu cầu này (2 lượt).',
+    );
+    expect((await me(credit.key)).quota).toMatchObject({ monthly_used: 4, daily_used: 2 });
+    h.clock.set(h.clock.now() - 2 * 86_400_000);
+  });
+
   it('still rate-limits an account whose quota and credits are spent, so its 429s stop before the credit ledger', async () => {
     const acc = await h.account('spent');
     h.clock.advance(1000);

@@ -18,6 +18,25 @@ const SPENT = {
   credits: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',
 } as const;
 
+// A call that costs more than what is left (relations cost 2, one call left) has not used the
+// allowance up: the message says what is left and what the call costs.
+const SHORT = {
+  daily: (left: number, cost: number) =>
+    `Số lượt gọi còn lại trong ngày (${left}) không đủ cho yêu cầu này (${cost} lượt; hạn mức ngày áp dụng cả khi dùng extra credits).`,
+  monthly: (left: number, cost: number) =>
+    `Số lượt gọi còn lại trong tháng (${left}) không đủ cho yêu cầu này (${cost} lượt).`,
+  credits: (left: number, cost: number) =>
+    `Số lượt gọi còn lại trong tháng (${left}) và số lượt mua thêm (extra credits) không đủ cho yêu cầu này (${cost} lượt).`,
+} as const;
+
+type Spent = keyof typeof SPENT;
+
+/** The message for the allowance that refused a call of `input.cost` at `usage`. */
+function spentMessage(spent: Spent, input: ReserveInput, usage: Usage): string {
+  const left = spent === 'daily' ? input.limits.daily - usage.daily : input.limits.monthly - usage.monthly;
+  return left > 0 && left < input.cost ? SHORT[spent](left, input.cost) : SPENT[spent];
+}
+
 type CreditUrls = Pick<RuntimeConfig['raw']['plans'], 'upgrade_url' | 'buy_credits_url'>;
 
 /**
@@ -68,18 +87,21 @@ export async function refuseUnpayable(
 async function creditsSpent(ctx: RequestContext, deps: GatewayDeps, urls: CreditUrls): Promise<ApiError> {
   const r = ctx.reservation!;
   const back = refundFor(r.input, r.result);
+  let usage = r.result.usage;
   if (back) {
     await deps.meter.refund(back);
-    ctx.usage = usageAfterRefund(r.result.usage, back);
+    ctx.usage = usage = usageAfterRefund(usage, back);
   }
   r.settled = true;
   deps.metrics.quotaRejections.inc({ reason: 'quota_exceeded' });
-  return quotaExceeded('credits', ctx.principal!.plan, ctx.windows!, urls);
+  const message = spentMessage('credits', r.input, usage);
+  return quotaExceeded('credits', message, ctx.principal!.plan, ctx.windows!, urls);
 }
 
 /** 429 quota_exceeded for the allowance that ran out: its own message, quota and reset. */
 function quotaExceeded(
-  spent: 'daily' | 'monthly' | 'credits',
+  spent: Spent,
+  message: string,
   plan: CompiledPlan,
   windows: Windows,
   urls: CreditUrls,
@@ -87,7 +109,7 @@ function quotaExceeded(
   const daily = spent === 'daily';
   const reset = daily ? windows.secondsToDayEnd : windows.secondsToMonthEnd;
   return new ApiError('quota_exceeded', {
-    message: SPENT[spent],
+    message,
     quota: daily ? plan.daily_calls : plan.monthly_calls,
     reset_in_seconds: reset,
     retryAfter: reset,
@@ -153,7 +175,13 @@ async function reserveOrRefuse(
   if (result.reason === 'rate_limited')
     throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
   const spent = result.scope === 'daily' ? await dayRefusalFor(input, result.usage, deps) : 'monthly';
-  throw quotaExceeded(spent, ctx.principal!.plan, ctx.windows!, urls);
+  throw quotaExceeded(
+    spent,
+    spentMessage(spent, input, result.usage),
+    ctx.principal!.plan,
+    ctx.windows!,
+    urls,
+  );
 }
 
 /**
