@@ -95,4 +95,31 @@ describe('migrate, for a set of a new team', () => {
       rmSync(own, { recursive: true, force: true });
     }
   });
+
+  it('names the migrations a newer build applied when an older build starts on its database, and still starts', async () => {
+    const newer = mkdtempSync(join(tmpdir(), 'lookup-migrate-newer-'));
+    const older = mkdtempSync(join(tmpdir(), 'lookup-migrate-older-'));
+    const first = 'CREATE TABLE fuel_prices (id text PRIMARY KEY);\n';
+    writeFileSync(join(newer, '001_fuel.sql'), first);
+    writeFileSync(join(newer, '002_fuel_name.sql'), 'ALTER TABLE fuel_prices ADD COLUMN name text;\n');
+    writeFileSync(join(older, '001_fuel.sql'), first);
+    const db = await openPgliteDb();
+    try {
+      const future: string[][] = [];
+      const run = (dir: string) => migrate(db, 'fuel', dir, undefined, (files) => future.push(files));
+      expect(await run(newer)).toEqual(['001_fuel.sql', '002_fuel_name.sql']);
+      expect(await run(newer)).toEqual([]);
+      // Another set's files are not this set's future.
+      const empty = mkdtempSync(join(tmpdir(), 'lookup-migrate-empty-'));
+      expect(await migrate(db, 'other', empty, undefined, (files) => future.push(files))).toEqual([]);
+      rmSync(empty, { recursive: true, force: true });
+      expect(future).toEqual([]);
+      expect(await run(older)).toEqual([]);
+      expect(future).toEqual([['002_fuel_name.sql']]);
+    } finally {
+      await db.close();
+      rmSync(newer, { recursive: true, force: true });
+      rmSync(older, { recursive: true, force: true });
+    }
+  });
 });

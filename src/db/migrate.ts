@@ -17,13 +17,16 @@ function checksumOf(sql: string): string {
  * checksum. A transaction-scoped advisory lock serialises replicas that start together. A file
  * applied before whose content has changed since is not run again (its change would never reach a
  * database that ran it): `onEdited` is told, so the start can say so. Rows from before checksums
- * were kept take the file's checksum as it is now.
+ * were kept take the file's checksum as it is now. Files recorded that this build does not have (a
+ * newer build migrated the database) go to `onFuture`: not refused, since an old replica of a
+ * rolling upgrade, or a rollback, starts on the newer schema by design (migrations only add).
  */
 export async function migrate(
   db: Db,
   set: string,
   dir: string = join(MIGRATIONS_DIR, set),
   onEdited: (file: string) => void = () => undefined,
+  onFuture: (files: string[]) => void = () => undefined,
 ): Promise<string[]> {
   await withRetry(() =>
     db.exec(`CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public;
@@ -75,16 +78,31 @@ CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text 
     });
     if (done) applied.push(file);
   }
+  const recorded = await db.query<{ name: string }>(
+    'SELECT name FROM schema_migrations WHERE set_name = $1 ORDER BY name',
+    [set],
+  );
+  const future = recorded.rows.map((r) => r.name).filter((name) => !files.includes(name));
+  if (future.length > 0) onFuture(future);
   return applied;
 }
 
 /** migrate, saying in the log what it applied and which applied file has changed since it ran. */
 export async function migrateLogged(db: Db, set: string, logger: Logger): Promise<string[]> {
-  const applied = await migrate(db, set, undefined, (file) =>
-    logger.warn(
-      { set, migration: file },
-      'a migration file has changed since it was applied: the change is not applied; put it in a new file',
-    ),
+  const applied = await migrate(
+    db,
+    set,
+    undefined,
+    (file) =>
+      logger.warn(
+        { set, migration: file },
+        'a migration file has changed since it was applied: the change is not applied; put it in a new file',
+      ),
+    (files) =>
+      logger.warn(
+        { set, migrations: files },
+        'the database holds migrations this build does not have: a newer build migrated it; this one runs on that schema',
+      ),
   );
   if (applied.length > 0) logger.info({ set, migrations: applied }, 'migrations applied');
   return applied;
