@@ -7,6 +7,7 @@ import { drainServers } from './util/drain-servers';
 import { migrateLogged } from './db/migrate';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
+import { warnIfShortSecret } from './runtime/admin-secret';
 import { readEnv } from './runtime/env-schema';
 import { PortUnavailableError, listen } from './runtime/listen';
 import { makeGlobalsPlain } from './runtime/plain-globals';
@@ -130,6 +131,7 @@ function startPrimary(workers: number): void {
     logger.fatal({ workers }, 'WORKERS > 1 needs DATABASE_URL and REDIS_URL (state shared by the workers)');
     process.exit(1);
   }
+  warnIfShortSecret(env.ADMIN_JWT_SECRET, logger);
   serveClusterMetrics(cluster);
   const primary = runPrimary(workers, {
     cluster,

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDir } from '../util/data-dir';
 import { SignJWT } from 'jose';
+import type { Logger } from '../util/logger';
 
 const SECRET_FILE = 'admin-jwt-secret';
 
@@ -42,4 +43,16 @@ export function signAdminToken(
     .setIssuedAt(iat)
     .setExpirationTime(iat + ttlSeconds)
     .sign(new TextEncoder().encode(secret));
+}
+
+/**
+ * Not refused: DESIGN sets no length, and a short secret still verifies. RFC 7518 asks HS256 for a
+ * key of at least 256 bits; a shorter one can be guessed offline from any token.
+ */
+export function warnIfShortSecret(secret: string | undefined, logger: Logger): void {
+  if (secret !== undefined && Buffer.byteLength(secret) < 32)
+    logger.warn(
+      { bytes: Buffer.byteLength(secret) },
+      'ADMIN_JWT_SECRET is shorter than 32 bytes: admin tokens signed with it can be guessed offline; use a longer one',
+    );
 }

@@ -26,7 +26,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import { drainServers } from '../util/drain-servers';
 import { createLogger } from '../util/logger';
-import { embeddedAdminSecret, signAdminToken } from './admin-secret';
+import { embeddedAdminSecret, signAdminToken, warnIfShortSecret } from './admin-secret';
 import { loadConfig, watchConfigDir } from './config-source';
 import { createDemoAccounts, findDemoAccounts } from './demo-accounts';
 import { localUpstreamPorts, startLocalUpstreams } from './local-upstreams';
@@ -217,13 +217,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     secret = embeddedAdminSecret(opts.dataDir);
     embeddedSecret = true;
   }
-  // Not refused: DESIGN sets no length, and a short secret still verifies. RFC 7518 asks HS256 for
-  // a key of at least 256 bits; a shorter one can be guessed offline from any token.
-  if (secret !== undefined && Buffer.byteLength(secret) < 32)
-    logger.warn(
-      { bytes: Buffer.byteLength(secret) },
-      'ADMIN_JWT_SECRET is shorter than 32 bytes: admin tokens signed with it can be guessed offline; use a longer one',
-    );
+  // A cluster's primary says it once for all its workers (main.ts).
+  if (!opts.clusterWorker) warnIfShortSecret(secret, logger);
   metrics.seedDatasets(config.datasets.values());
   const health = new UpstreamHealth(() => config, metrics, logger);
   health.start();

@@ -187,9 +187,14 @@ describe('WORKERS=2: the cluster primary', () => {
     await until('a replacement started', () => (startedLines(product!) > started ? true : undefined), 60_000);
   }, 240_000);
 
-  it('stops its workers and exits with 0 on SIGTERM', async () => {
-    product = await startCluster();
+  it('stops its workers and exits with 0 on SIGTERM (and warns of a short admin secret once, not per worker)', async () => {
+    product = await startProductProcess({
+      ...env(),
+      ADMIN_JWT_SECRET: 'short-secret',
+      CONFIG_DIR: await configWithFreePorts(),
+    });
     const workers = await twoWorkers(product);
+    expect(product.output().split('ADMIN_JWT_SECRET is shorter than 32 bytes').length - 1).toBe(1);
     const code = await product.stop('SIGTERM');
     product = undefined;
     expect(code).toBe(0);
