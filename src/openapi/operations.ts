@@ -51,9 +51,12 @@ interface OperationContext {
   records: DatasetRecordRefs;
 }
 
-/** The plan, cost and field-gating lines every operation of a dataset shows. */
-function planNotes({ config, ds }: OperationContext, minPlan: string, cost: number): string {
-  const gated = ds.fields.map((f) => {
+/**
+ * The plan and cost lines every operation of a dataset shows; with `record`, the field-gating and
+ * full-text lines of the operations that answer the record itself (a sub-resource has its own shape).
+ */
+function planNotes({ config, ds }: OperationContext, minPlan: string, cost: number, record = true): string {
+  const gated = (record ? ds.fields : []).map((f) => {
     const plan = planLabel(config.planList[f.minRank]!.name);
     return `\`${f.name}\`: ${plan}+${f.preview ? ' (bản xem trước cho gói thấp hơn / preview below)' : ''}`;
   });
@@ -62,7 +65,7 @@ function planNotes({ config, ds }: OperationContext, minPlan: string, cost: numb
     `**Chi phí / Cost:** ${cost} ${cost === 1 ? 'lượt gọi / call' : 'lượt gọi / calls'}`,
   ];
   if (gated.length > 0) lines.push(`**Trường theo gói / Fields by plan:** ${gated.join('; ')}`);
-  if (ds.fullTextField) {
+  if (record && ds.fullTextField) {
     lines.push(
       `**Toàn văn / Full text:** \`${ds.fullTextField}\` tính vào giới hạn văn bản toàn văn mỗi ngày / counts against the daily full-text cap.`,
     );
@@ -158,7 +161,7 @@ function subresourceOperation(c: OperationContext, name: string): OperationObjec
     operationId: `get${pascal(ds.path)}${pascal(name)}`,
     summary: `${biShort(ds.source.title_vi ?? ds.path, ds.source.title ?? ds.path)} — ${name}`,
     description:
-      bi(`Tài nguyên con ${name} của một bản ghi.`, text) + `\n\n${planNotes(c, minPlan, sub.cost)}`,
+      bi(`Tài nguyên con ${name} của một bản ghi.`, text) + `\n\n${planNotes(c, minPlan, sub.cost, false)}`,
     tags: [tagOf(ds)],
     parameters: [idParameter(ds)],
     'x-min-plan': minPlan,

@@ -73,6 +73,10 @@ describe('document generated from the registry', () => {
   it('states plan requirements and costs per endpoint, and the plans with their numbers', () => {
     expect(doc.paths['/v1/legal-documents/{id}/relations']!.get['x-min-plan']).toBe('pro');
     expect(doc.paths['/v1/legal-documents/{id}/relations']!.get['x-cost']).toBe(2);
+    // The relations answer has no content_html: its operation lists no field gating nor full-text cap.
+    const relations = doc.paths['/v1/legal-documents/{id}/relations']!.get.description!;
+    expect([relations.includes('content_html'), relations.includes('Full text')]).toEqual([false, false]);
+    expect(doc.paths['/v1/legal-documents/{id}']!.get.description).toContain('daily full-text cap');
     expect(doc.paths['/v1/legal-documents']!.get['x-min-plan']).toBe('free');
     expect(doc['x-plans']).toEqual(
       config.planList.map((p) => expect.objectContaining({ name: p.name, monthly_calls: p.monthly_calls })),
