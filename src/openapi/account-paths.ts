@@ -55,7 +55,7 @@ export function accountPaths(
         summary: 'Tài liệu OpenAPI này / This OpenAPI document',
         description: bi(
           'Tài liệu OpenAPI 3.1 sinh từ danh mục tập dữ liệu. Không cần API key, không tính lượt gọi. Trang tham chiếu: /docs.',
-          'The OpenAPI 3.1 document generated from the dataset registry. No key needed, never counted. Reference page: /docs.',
+          'The OpenAPI 3.1 document generated from the dataset registry. No key needed, never counted. Reference page: /docs. A key in the query string is refused here as everywhere (401), and the document counts in the per-IP volume (429).',
         ),
         tags: [META_TAG],
         security: [],
@@ -73,6 +73,7 @@ export function accountPaths(
               },
             },
           },
+          ...errorResponses(['unauthorized', 'too_many_requests'], config, responses),
         },
       },
     },

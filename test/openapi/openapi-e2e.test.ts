@@ -209,6 +209,10 @@ describe('the document follows the registry', () => {
     const used = (r: { body: Envelope }): unknown =>
       (r.body.data as { quota: { monthly_used: number } }).quota.monthly_used;
     expect(used(after)).toBe(used(before));
+    // A key in its URL is refused as everywhere, with the 401 the document declares for itself.
+    const refused = await httpGet(e.base, `/v1/openapi.json?api_key=${key}`);
+    expect(refused.status).toBe(401);
+    validator.expectMatchesOpenApi(refused, 'get', '/v1/openapi.json');
   });
 
   it('a dataset added to datasets.yaml shows in /v1/openapi.json after a reload, without code changes', async () => {
