@@ -84,10 +84,6 @@ export interface paths {
      *     **Gói tối thiểu / Minimum plan:** Pro+
      *
      *     **Chi phí / Cost:** 2 lượt gọi / calls
-     *
-     *     **Trường theo gói / Fields by plan:** `content_html`: Starter+ (bản xem trước cho gói thấp hơn / preview below); `content_en_html`: Pro+; `replaced_by`: Pro+; `replaces`: Pro+
-     *
-     *     **Toàn văn / Full text:** `content_html` tính vào giới hạn văn bản toàn văn mỗi ngày / counts against the daily full-text cap.
      */
     get: operations['getLegalDocumentsRelations'];
     put?: never;
@@ -1593,7 +1589,7 @@ export interface paths {
      * Tài liệu OpenAPI này / This OpenAPI document
      * @description Tài liệu OpenAPI 3.1 sinh từ danh mục tập dữ liệu. Không cần API key, không tính lượt gọi. Trang tham chiếu: /docs.
      *
-     *     *The OpenAPI 3.1 document generated from the dataset registry. No key needed, never counted. Reference page: /docs.*
+     *     *The OpenAPI 3.1 document generated from the dataset registry. No key needed, never counted. Reference page: /docs. A key in the query string is refused here as everywhere (401), and the document counts in the per-IP volume (429).*
      */
     get: operations['getOpenApiDocument'];
     put?: never;
@@ -1675,7 +1671,6 @@ export interface components {
      *     | 429 | `full_text_limit` | Đã dùng hết số văn bản toàn văn được xem trong ngày. |
      *     | 429 | `too_many_requests` | Quá nhiều yêu cầu từ một địa chỉ IP. |
      *     | 503 | `search_unavailable` | Dịch vụ tra cứu tạm thời gián đoạn, vui lòng thử lại sau. |
-     *     | 503 | `service_unavailable` | Dịch vụ tạm thời không thể ghi nhận lượt gọi, vui lòng thử lại sau. |
      *     | 500 | `internal_error` | Lỗi hệ thống. Vui lòng thử lại sau. |
      * @enum {string}
      */
@@ -1694,7 +1689,6 @@ export interface components {
       | 'full_text_limit'
       | 'too_many_requests'
       | 'search_unavailable'
-      | 'service_unavailable'
       | 'internal_error';
     /**
      * @description Thân phản hồi lỗi.
@@ -2396,8 +2390,8 @@ export interface components {
         };
       };
     };
-    /** @description `search_unavailable`: Dịch vụ tra cứu tạm thời gián đoạn, vui lòng thử lại sau. | `service_unavailable`: Dịch vụ tạm thời không thể ghi nhận lượt gọi, vui lòng thử lại sau. */
-    Error503_search_unavailable_service_unavailable: {
+    /** @description `search_unavailable`: Dịch vụ tra cứu tạm thời gián đoạn, vui lòng thử lại sau. */
+    Error503_search_unavailable: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
         'Cache-Control': components['headers']['Cache-Control'];
@@ -2413,7 +2407,7 @@ export interface components {
       content: {
         'application/json': components['schemas']['ErrorBody'] & {
           /** @enum {unknown} */
-          code?: 'search_unavailable' | 'service_unavailable';
+          code?: 'search_unavailable';
         };
       };
     };
@@ -2592,8 +2586,7 @@ export type ResponseError422InvalidRequestPageLimit =
 export type ResponseError429RateLimitedQuotaExceededTooManyRequests =
   components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
 export type ResponseError500InternalError = components['responses']['Error500_internal_error'];
-export type ResponseError503SearchUnavailableServiceUnavailable =
-  components['responses']['Error503_search_unavailable_service_unavailable'];
+export type ResponseError503SearchUnavailable = components['responses']['Error503_search_unavailable'];
 export type ResponseError404NotFound = components['responses']['Error404_not_found'];
 export type ResponseError422InvalidRequest = components['responses']['Error422_invalid_request'];
 export type ResponseError429RateLimitedQuotaExceededFullTextLimitTooManyRequests =
@@ -2728,7 +2721,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getLegalDocuments: {
@@ -2780,7 +2773,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_full_text_limit_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getLegalDocumentsRelations: {
@@ -2832,7 +2825,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listCatalogsDatabases: {
@@ -2888,7 +2881,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listCatalogsDocumentTypes: {
@@ -2944,7 +2937,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listCatalogsLawFields: {
@@ -3000,7 +2993,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listCatalogsStatuses: {
@@ -3056,7 +3049,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listCatalogsAgencies: {
@@ -3118,7 +3111,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listBailiffOffices: {
@@ -3204,7 +3197,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getBailiffOffices: {
@@ -3256,7 +3249,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listNotaryOffices: {
@@ -3342,7 +3335,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getNotaryOffices: {
@@ -3394,7 +3387,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listLawFirms: {
@@ -3480,7 +3473,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getLawFirms: {
@@ -3532,7 +3525,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listPreschools: {
@@ -3618,7 +3611,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getPreschools: {
@@ -3670,7 +3663,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listPrimarySchools: {
@@ -3756,7 +3749,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getPrimarySchools: {
@@ -3808,7 +3801,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listLowerSecondarySchools: {
@@ -3894,7 +3887,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getLowerSecondarySchools: {
@@ -3946,7 +3939,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listUpperSecondarySchools: {
@@ -4032,7 +4025,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getUpperSecondarySchools: {
@@ -4084,7 +4077,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listHigherEducationInstitutions: {
@@ -4170,7 +4163,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getHigherEducationInstitutions: {
@@ -4222,7 +4215,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcBusinessUnitTypes: {
@@ -4290,7 +4283,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcBusinessUnitTypes: {
@@ -4342,7 +4335,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcDocumentExchangeIdentifiers: {
@@ -4410,7 +4403,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcDocumentExchangeIdentifiers: {
@@ -4462,7 +4455,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcDocumentExchangeIdentifiersTt10: {
@@ -4530,7 +4523,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcDocumentExchangeIdentifiersTt10: {
@@ -4582,7 +4575,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcDocumentSystemIdentifiers: {
@@ -4650,7 +4643,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcDocumentSystemIdentifiers: {
@@ -4702,7 +4695,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcAcademicTitles: {
@@ -4770,7 +4763,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcAcademicTitles: {
@@ -4822,7 +4815,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcDisciplinaryForms: {
@@ -4890,7 +4883,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcDisciplinaryForms: {
@@ -4942,7 +4935,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcShareTypes: {
@@ -5010,7 +5003,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcShareTypes: {
@@ -5062,7 +5055,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcCommendationTypes: {
@@ -5130,7 +5123,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcCommendationTypes: {
@@ -5182,7 +5175,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcCapitalSourceTypes: {
@@ -5250,7 +5243,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcCapitalSourceTypes: {
@@ -5302,7 +5295,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcEmulationTitlesAwards: {
@@ -5370,7 +5363,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcEmulationTitlesAwards: {
@@ -5422,7 +5415,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDmdcLegalStatuses: {
@@ -5490,7 +5483,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getDmdcLegalStatuses: {
@@ -5542,7 +5535,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listProvinces: {
@@ -5622,7 +5615,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getProvinces: {
@@ -5674,7 +5667,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listWards: {
@@ -5760,7 +5753,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getWards: {
@@ -5812,7 +5805,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listLegacyProvinces: {
@@ -5892,7 +5885,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getLegacyProvinces: {
@@ -5944,7 +5937,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listLegacyWards: {
@@ -6036,7 +6029,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getLegacyWards: {
@@ -6088,7 +6081,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listProvinceBoundaries: {
@@ -6162,7 +6155,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getProvinceBoundaries: {
@@ -6214,7 +6207,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listWardBoundaries: {
@@ -6294,7 +6287,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getWardBoundaries: {
@@ -6346,7 +6339,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_rate_limited_quota_exceeded_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
-      503: components['responses']['Error503_search_unavailable_service_unavailable'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getMe: {
@@ -6384,6 +6377,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request'];
       429: components['responses']['Error429_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   listDatasets: {
@@ -6434,6 +6428,7 @@ export interface operations {
       422: components['responses']['Error422_invalid_request_page_limit'];
       429: components['responses']['Error429_too_many_requests'];
       500: components['responses']['Error500_internal_error'];
+      503: components['responses']['Error503_search_unavailable'];
     };
   };
   getOpenApiDocument: {
@@ -6461,6 +6456,8 @@ export interface operations {
           };
         };
       };
+      401: components['responses']['Error401_unauthorized'];
+      429: components['responses']['Error429_too_many_requests'];
     };
   };
 }

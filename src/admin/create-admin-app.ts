@@ -94,7 +94,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   app.use('/admin', admin);
   app.use((_req, _res, next) => next(new ApiError('not_found')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const e = requestError(err, BODY_LIMIT) ?? toApiError(err);
+    const e = requestError(err, BODY_LIMIT) ?? toApiError(err, 'service_unavailable');
     if (e.code === 'internal_error' || e.code === 'service_unavailable')
       logFailure(deps.logger, err, 'admin API error');
     renderError(res, e);

@@ -24,7 +24,7 @@ export const gatewayFileSchema = z
       .max(60_000)
       .default(5_000)
       .describe(
-        "Each wait of the gateway's on the database (a connection; a statement of a key lookup, a credit spend, the admin API) fails after this: 503 service_unavailable (read at start).",
+        "Each wait of the gateway's on the database (a connection; a statement of a key lookup, a credit spend, the admin API) fails after this: 503 search_unavailable (service_unavailable on the admin API; read at start).",
       ),
     preview_chars: z.number().int().min(0).max(100_000).default(800).describe('Most characters of text in a preview (content_html for Free); a shorter text shows its first half.'),
     bulk_watch: z

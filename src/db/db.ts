@@ -21,8 +21,9 @@ export interface Db extends Queryable {
 
 /**
  * The database cannot be reached, dropped the connection, or stopped answering: a dependency's
- * failure, which callers get as 503 service_unavailable (not a 500: nothing is wrong with the
- * request or the code). SQL errors the server reports (a constraint, a syntax error) are not this.
+ * failure, which callers get as a 503 (search_unavailable; the admin API's service_unavailable), not
+ * a 500: nothing is wrong with the request or the code. SQL errors the server reports (a
+ * constraint, a syntax error) are not this.
  */
 export class DatabaseUnavailableError extends Error {
   /**

@@ -23,10 +23,8 @@ export const ERROR_CATALOGUE = {
   full_text_limit: { status: 429, message: 'Đã dùng hết số văn bản toàn văn được xem trong ngày.' },
   too_many_requests: { status: 429, message: 'Quá nhiều yêu cầu từ một địa chỉ IP.' },
   search_unavailable: { status: 503, message: 'Dịch vụ tra cứu tạm thời gián đoạn, vui lòng thử lại sau.' },
-  service_unavailable: {
-    status: 503,
-    message: 'Dịch vụ tạm thời không thể ghi nhận lượt gọi, vui lòng thử lại sau.',
-  },
+  // The admin API's 503: the public API has one 503 code, search_unavailable (API reference, Errors).
+  service_unavailable: { status: 503, message: 'Dịch vụ tạm thời gián đoạn, vui lòng thử lại sau.' },
   forbidden: { status: 403, message: 'Token quản trị không có quyền thực hiện thao tác này.' },
   conflict: { status: 409, message: 'Yêu cầu xung đột với dữ liệu hiện có.' },
   payload_too_large: { status: 413, message: 'Nội dung yêu cầu quá lớn.' },

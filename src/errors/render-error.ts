@@ -26,18 +26,22 @@ export function errorBody(err: ApiError): ErrorBody {
   return body;
 }
 
-// Not the catalogue's message for the code, which speaks of recording the call: /v1/me and the
-// admin API record none.
+// Not the catalogue's message for search_unavailable, which speaks of search: a key lookup, a credit
+// spend or /v1/me waited for the database.
 const DATABASE_AWAY = 'Dịch vụ tạm thời gián đoạn, vui lòng thử lại sau.';
 
 /**
  * Anything that is not an ApiError is an internal error, its details never reaching the client;
- * except the database being unreachable, which is a dependency's failure to retry after.
+ * except the database being unreachable, which is a dependency's failure to retry after: the
+ * public API's one 503 code (search_unavailable), or the admin API's own (service_unavailable).
  */
-export function toApiError(err: unknown): ApiError {
+export function toApiError(
+  err: unknown,
+  unavailable: 'search_unavailable' | 'service_unavailable' = 'search_unavailable',
+): ApiError {
   if (isApiError(err)) return err;
   if (err instanceof DatabaseUnavailableError)
-    return new ApiError('service_unavailable', { message: DATABASE_AWAY, retryAfter: 5 });
+    return new ApiError(unavailable, { message: DATABASE_AWAY, retryAfter: 5 });
   return new ApiError('internal_error');
 }
 

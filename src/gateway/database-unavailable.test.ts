@@ -19,13 +19,13 @@ const away = () =>
   Promise.reject(new DatabaseUnavailableError(new Error('Connection terminated unexpectedly')));
 
 describe('the database unavailable', () => {
-  it('answers GET /v1/me with 503 service_unavailable and Retry-After when the credit balance cannot be read', async () => {
+  it('answers GET /v1/me with 503 search_unavailable and Retry-After when the credit balance cannot be read', async () => {
     const { key } = await h.account('pro');
     const balance = h.deps.credits.balance.bind(h.deps.credits);
     h.deps.credits.balance = away;
     try {
       const res = await get(key, '/v1/me');
-      expect([res.status, res.body.success, res.body.code]).toEqual([503, false, 'service_unavailable']);
+      expect([res.status, res.body.success, res.body.code]).toEqual([503, false, 'search_unavailable']);
       expect(res.headers['retry-after']).toBe('5');
     } finally {
       h.deps.credits.balance = balance;
@@ -42,7 +42,7 @@ describe('the database unavailable', () => {
       const res = await get(acc.key, '/v1/legal-documents?q=luat');
       expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([
         503,
-        'service_unavailable',
+        'search_unavailable',
         '5',
       ]);
     } finally {
@@ -63,7 +63,7 @@ describe('the database unavailable', () => {
     };
     try {
       const res = await get(acc.key, '/v1/legal-documents?q=luat');
-      expect([res.status, res.body.code]).toEqual([503, 'service_unavailable']);
+      expect([res.status, res.body.code]).toEqual([503, 'search_unavailable']);
     } finally {
       h.deps.credits.spend = spend;
     }

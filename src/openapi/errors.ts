@@ -7,7 +7,12 @@ import type { ExampleObject, JsonValue, RefObject, ResponseObject, SchemaObject 
 import { ref, schemaRef } from './openapi-types';
 
 /** Codes only the admin API returns; the public document leaves them out. */
-const ADMIN_ONLY: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['forbidden', 'conflict', 'payload_too_large']);
+const ADMIN_ONLY: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'forbidden',
+  'conflict',
+  'payload_too_large',
+  'service_unavailable',
+]);
 
 export const PUBLIC_ERROR_CODES: ErrorCode[] = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter(
   (c) => !ADMIN_ONLY.has(c),

@@ -12,13 +12,17 @@ import { idParameter, listParameters } from './parameters';
 import type { DatasetRecordRefs } from './record-components';
 import { pascal } from './record-components';
 
-/** Errors any identified call can meet (route, throttle, auth, allowlist, URL length, internal). */
+/**
+ * Errors any identified call can meet (route, throttle, auth, allowlist, URL length, internal, and
+ * a 503 when the database cannot look up a key not cached yet).
+ */
 export const CALLER_ERRORS: readonly ErrorCode[] = [
   'unauthorized',
   'email_unverified',
   'ip_not_allowed',
   'invalid_request',
   'too_many_requests',
+  'search_unavailable',
   'internal_error',
 ];
 
@@ -28,8 +32,6 @@ const DATASET_ERRORS: readonly ErrorCode[] = [
   'account_restricted',
   'rate_limited',
   'quota_exceeded',
-  'search_unavailable',
-  'service_unavailable',
 ];
 
 export function ok(description: string, schema: SchemaObject): OperationObject['responses'][string] {

@@ -105,7 +105,7 @@ afterAll(async () => {
 });
 
 describe('the database stalled or cut', () => {
-  it('answers 503 service_unavailable within database_timeout_ms while the database does not answer, and recovers when it does', async () => {
+  it('answers 503 search_unavailable (the admin API service_unavailable) within database_timeout_ms while the database does not answer, and recovers when it does', async () => {
     const acc = await newAccount(product, 'pro');
     proxy.stall();
     try {
@@ -114,7 +114,7 @@ describe('the database stalled or cut', () => {
       const cold = await apiGet(product, '/v1/legal-documents?q=luat', acc.key);
       expect([cold.status, cold.body.code, cold.headers.get('retry-after')]).toEqual([
         503,
-        'service_unavailable',
+        'search_unavailable',
         '5',
       ]);
       const admin = await adminCall(product, 'GET', `/admin/accounts/${acc.id}`);
@@ -151,7 +151,7 @@ describe('the database stalled or cut', () => {
       await new Promise((r) => setTimeout(r, 300));
       proxy.cut();
       const res = await paid;
-      expect([res.status, res.body.code]).toEqual([503, 'service_unavailable']);
+      expect([res.status, res.body.code]).toEqual([503, 'search_unavailable']);
     } finally {
       await direct.query('ROLLBACK').catch(() => undefined);
       await direct.end();

@@ -65,12 +65,16 @@ describe('Redis stopped and restarted during traffic', () => {
     // closed mode refuses with the documented 503 code instead of serving uncounted calls
     const refused = await apiGet(closed, '/v1/legal-documents?q=luat', closedAcc.key);
     expect(refused.status).toBe(503);
-    expect(refused.body).toMatchObject({ success: false, code: 'service_unavailable' });
+    expect(refused.body).toMatchObject({
+      success: false,
+      code: 'search_unavailable',
+      message: 'Dịch vụ tạm thời không thể ghi nhận lượt gọi, vui lòng thử lại sau.',
+    });
     expect(refused.headers.get('retry-after')).toBeTruthy();
     const me = await apiGet(closed, '/v1/me', closedAcc.key);
     expect([me.status, me.body.code, me.headers.get('retry-after')]).toEqual([
       503,
-      'service_unavailable',
+      'search_unavailable',
       '5',
     ]);
 

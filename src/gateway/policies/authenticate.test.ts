@@ -33,7 +33,7 @@ describe('authenticate: happy path', () => {
 });
 
 describe('authenticate: errors', () => {
-  it('answers 503 service_unavailable with Retry-After, not 500, when the database cannot look the key up, and counts nothing', async () => {
+  it('answers 503 search_unavailable with Retry-After, not 500, when the database cannot look the key up, and counts nothing', async () => {
     const acc = await h.account('starter');
     h.deps.keyCache.invalidateAccount(acc.id);
     const lookup = jest
@@ -43,7 +43,7 @@ describe('authenticate: errors', () => {
       const res = await request(h.gw.app).get(list).set('X-Api-Key', acc.key);
       expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([
         503,
-        'service_unavailable',
+        'search_unavailable',
         '5',
       ]);
       expect(res.body.message).toBe('Dịch vụ tạm thời không thể xác thực API key, vui lòng thử lại sau.');

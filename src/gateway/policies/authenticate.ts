@@ -78,7 +78,7 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
         (err: unknown) => {
           // The database cannot say whose key it is: a 503 to retry, not a fault of this gateway.
           logFailure(deps.logger, err, 'key lookup failed', { req_id: ctx.requestId, during: 'key lookup' });
-          throw new ApiError('service_unavailable', { message: KEY_LOOKUP_FAILED, retryAfter: 5 });
+          throw new ApiError('search_unavailable', { message: KEY_LOOKUP_FAILED, retryAfter: 5 });
         },
       );
     },

@@ -37,6 +37,9 @@ function spentMessage(spent: Spent, input: ReserveInput, usage: Usage): string {
   return left > 0 && left < input.cost ? SHORT[spent](left, input.cost) : SPENT[spent];
 }
 
+// The public API's one 503 code (API reference, Errors), with what could not be done.
+const METER_AWAY = 'Dịch vụ tạm thời không thể ghi nhận lượt gọi, vui lòng thử lại sau.';
+
 type CreditUrls = Pick<RuntimeConfig['raw']['plans'], 'upgrade_url' | 'buy_credits_url'>;
 
 /**
@@ -165,7 +168,8 @@ async function reserveOrRefuse(
   try {
     result = await deps.meter.reserve(input);
   } catch (err) {
-    if (err instanceof StoreUnavailableError) throw new ApiError('service_unavailable', { retryAfter: 5 });
+    if (err instanceof StoreUnavailableError)
+      throw new ApiError('search_unavailable', { message: METER_AWAY, retryAfter: 5 });
     throw err;
   }
   ctx.usage = result.usage;

@@ -8,6 +8,9 @@ import { listMeta } from '../shaping/page-meta';
 import type { Outcome } from './finish';
 import { isoOrNull } from '../../util/iso-time';
 
+// The public API's one 503 code (API reference, Errors), with what could not be done.
+const USAGE_AWAY = 'Dịch vụ tạm thời không đọc được số lượt đã dùng, vui lòng thử lại sau.';
+
 /** GET /v1/me: the account's quota summary; consumes nothing (no reservation, a read-only peek). */
 export async function answerMe(
   ctx: RequestContext,
@@ -20,7 +23,7 @@ export async function answerMe(
   const [usage, credits] = await Promise.all([
     // Counters unreachable (closed store policy): say so, rather than show made-up usage.
     deps.meter.peek(account.id, windows).catch(() => {
-      throw new ApiError('service_unavailable', { retryAfter: 5 });
+      throw new ApiError('search_unavailable', { message: USAGE_AWAY, retryAfter: 5 });
     }),
     deps.credits.balance(account.id),
   ]);

@@ -9,7 +9,6 @@ const REFUNDED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'invalid_request',
   'page_limit',
   'search_unavailable',
-  'service_unavailable',
   'internal_error',
   'full_text_limit',
 ]);
