@@ -63,4 +63,5 @@ export interface RequestContext {
   creditsLeft?: number;
   upstreamStatus?: number;
   upstreamMs?: number;
+  upstreamWaitMs?: number;
 }

@@ -59,6 +59,7 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
         creditsLeft: undefined,
         upstreamStatus: undefined,
         upstreamMs: undefined,
+        upstreamWaitMs: undefined,
       };
       try {
         for (const p of policies) {

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-metrics';
+import { UPSTREAM_FAILURE_REASONS } from '../gateway/proxy/upstream-failure';
 
 /** The gateway's Prometheus metrics, in its own registry (never the global one). */
 export interface GatewayMetrics {
@@ -9,6 +10,8 @@ export interface GatewayMetrics {
   requestDuration: HotHistogram<'dataset'>;
   upstreamDuration: HotHistogram<'upstream'>;
   upstreamUp: Gauge<'upstream'>;
+  /** Calls to an upstream that failed (each a 503 search_unavailable), by reason (upstream-failure.ts). */
+  upstreamFailures: Counter<'upstream' | 'reason'>;
   quotaReservations: HotCounter<'result'>;
   quotaRefunds: Counter<'reason'>;
   quotaRejections: Counter<'reason'>;
@@ -24,6 +27,8 @@ export interface GatewayMetrics {
   quotaRefundFailures: Counter;
   /** Starts the per-dataset series at 0, so a first event is an increase Prometheus can see. */
   seedDatasets(datasets: Iterable<{ path: string; bulkWatch: boolean }>): void;
+  /** Starts each upstream's failure series at 0, for the same reason. */
+  seedUpstreams(names: Iterable<string>): void;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -32,7 +37,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
   const registry = new Registry();
   if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const r = { registers: [registry] };
-  const m: Omit<GatewayMetrics, 'seedDatasets'> = {
+  const m: Omit<GatewayMetrics, 'seedDatasets' | 'seedUpstreams'> = {
     registry,
     requests: new HotCounter({
       name: 'lookup_http_requests_total',
@@ -49,7 +54,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
     }),
     upstreamDuration: new HotHistogram({
       name: 'lookup_upstream_request_duration_seconds',
-      help: 'Time to the upstream response.',
+      help: "Time to the upstream's answer, from the call's turn for a connection (a wait for one of pool_size connections is the gateway's, not counted here); failed calls are in lookup_upstream_failures_total.",
       labelNames: ['upstream'],
       buckets: LATENCY_BUCKETS,
       ...r,
@@ -60,6 +65,12 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
       labelNames: ['upstream'],
       // WORKERS=N, aggregated: up only when every worker's last check found it up.
       aggregator: 'min',
+      ...r,
+    }),
+    upstreamFailures: new Counter({
+      name: 'lookup_upstream_failures_total',
+      help: 'Upstream calls that failed (503 search_unavailable), by upstream and reason: timeout, no_connection (the deadline ran out waiting for a pool connection), network, too_large, memory_bound, bad_status, bad_body.',
+      labelNames: ['upstream', 'reason'],
       ...r,
     }),
     quotaReservations: new HotCounter({
@@ -133,6 +144,10 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
     ...m,
     seedDatasets(datasets) {
       for (const ds of datasets) if (ds.bulkWatch) m.bulkLocks.inc({ dataset: ds.path }, 0);
+    },
+    seedUpstreams(names) {
+      for (const upstream of names)
+        for (const reason of UPSTREAM_FAILURE_REASONS) m.upstreamFailures.inc({ upstream, reason }, 0);
     },
   };
 }

@@ -220,6 +220,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   // A cluster's primary says it once for all its workers (main.ts).
   if (!opts.clusterWorker) warnIfShortSecret(secret, logger);
   metrics.seedDatasets(config.datasets.values());
+  metrics.seedUpstreams(config.upstreams.keys());
   const health = new UpstreamHealth(() => config, metrics, logger);
   health.start();
   const adminApp = createAdminApp({
@@ -329,6 +330,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       config = next;
       gateway.reload(next);
       metrics.seedDatasets(next.datasets.values());
+      metrics.seedUpstreams(next.upstreams.keys());
     },
     metrics,
     logger,

@@ -20,12 +20,16 @@ function capture(): { stream: Writable; lines: () => string[] } {
 const fields: AccessFields = {
   req_id: 'r-1',
   account_id: 'acc_1',
+  key_id: 'key_1',
   plan: 'pro',
   dataset: 'legal-documents',
+  id: 'vb_1',
   status: 200,
   code: 'ok',
+  param: undefined,
   duration_ms: 12.3,
   upstream_ms: 9.5,
+  upstream_wait_ms: 2,
   ip: '203.0.113.9',
 };
 

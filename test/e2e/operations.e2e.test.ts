@@ -24,6 +24,7 @@ let relay: Server | undefined;
 let configDir: string;
 let p: ProductProcess;
 let key: string;
+let keyId: string;
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,7 +47,7 @@ beforeAll(async () => {
     REDIS_URL: redis.url,
     ADMIN_JWT_SECRET: ADMIN_SECRET,
   });
-  key = (await newAccount(p, 'pro')).key;
+  ({ key, keyId } = await newAccount(p, 'pro'));
 }, 180_000);
 
 afterAll(async () => {
@@ -85,17 +86,19 @@ describe('metrics and logs', () => {
     expect(text).toMatch(/process_resident_memory_bytes \d+/);
   });
 
-  it('writes one JSON log line per request with request id, account, dataset, status and timings, never the key', async () => {
+  it('writes one JSON log line per request with request id, account, key id, dataset, status and timings, never the key', async () => {
     await apiGet(p, '/v1/bailiff-offices?q=van', key, { 'x-request-id': 'log-check-1' });
+    await apiGet(p, '/v1/bailiff-offices/tc_missing', key, { 'x-request-id': 'log-check-2' });
+    await apiGet(p, '/v1/bailiff-offices?q=van&page=x', key, { 'x-request-id': 'log-check-3' });
     // Lines are written in batches (up to 100 ms after the response) and then cross a pipe, so a
     // loaded machine can take longer: wait for the line rather than for a fixed time.
-    const find = () =>
+    const find = (id: string) =>
       p
         .output()
         .split('\n')
-        .find((l) => l.includes('"log-check-1"'));
-    await until(() => find() !== undefined, 5000);
-    const line = find();
+        .find((l) => l.includes(`"${id}"`));
+    await until(() => find('log-check-3') !== undefined, 5000);
+    const line = find('log-check-1');
     expect(line).toBeDefined();
     const entry = JSON.parse(line!) as Record<string, unknown>;
     expect(entry).toMatchObject({
@@ -104,7 +107,11 @@ describe('metrics and logs', () => {
       status: 200,
       plan: 'pro',
       account_id: expect.stringMatching(/^acc_/),
+      key_id: keyId,
     });
+    // Which id was unknown, and which parameter was refused.
+    expect(JSON.parse(find('log-check-2')!)).toMatchObject({ status: 404, id: 'tc_missing' });
+    expect(JSON.parse(find('log-check-3')!)).toMatchObject({ status: 422, param: 'page' });
     expect(typeof entry.time).toBe('number');
     expect(typeof entry.duration_ms).toBe('number');
     expect(typeof entry.upstream_ms).toBe('number');
@@ -121,6 +128,10 @@ describe('readiness', () => {
     expect(await ready()).toBe(200);
     const res = await apiGet(p, '/v1/bailiff-offices?q=van', key);
     expect([res.status, res.body.code]).toEqual([503, 'search_unavailable']);
+    // The failure is counted by upstream and reason (the health poll alone would not tell it).
+    expect(await (await fetch(`${p.admin}/metrics`)).text()).toMatch(
+      /^lookup_upstream_failures_total\{upstream="directory",reason="network"\} [1-9]/m,
+    );
     // back on the same address
     const next = await startStubUpstream('127.0.0.2');
     again = next;

@@ -146,15 +146,34 @@ describe('upstream proxy: failures', () => {
   test('an upstream slower than timeout_ms is abandoned with an error', async () => {
     const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 100, pool_size: 4 });
     const t0 = Date.now();
-    await expect(proxy.forward({ ...request, path: '/slow' })).rejects.toThrow(/timeout/);
+    await expect(proxy.forward({ ...request, path: '/slow' })).rejects.toMatchObject({
+      message: expect.stringMatching(/timeout/),
+      reason: 'timeout',
+    });
     expect(Date.now() - t0).toBeLessThan(900);
     proxy.close();
+  });
+
+  test("a call that waited for a connection says how long, apart from the upstream's own time", async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 2_000, pool_size: 1 });
+    const first = proxy.forward({ ...request, path: '/two-halves-alone' });
+    const second = proxy.forward({ ...request, path: '/x' });
+    const [a, b] = await Promise.all([first, second]);
+    a.release();
+    b.release();
+    proxy.close();
+    // The first answer takes 200 ms; the second was sent only once its connection was free.
+    expect(a.waitedMs).toBeLessThan(50);
+    expect(b.waitedMs).toBeGreaterThanOrEqual(150);
   });
 
   test('the deadline runs from the call, also while the request waits to be sent', async () => {
     const never = (): void => undefined; // a queue that never sends
     const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 100, pool_size: 4 }, never);
-    await expect(proxy.forward({ ...request, path: '/x' })).rejects.toThrow(/timeout/);
+    await expect(proxy.forward({ ...request, path: '/x' })).rejects.toMatchObject({
+      message: expect.stringMatching(/timeout/),
+      reason: 'no_connection',
+    });
     proxy.close();
   });
 
@@ -189,6 +208,11 @@ describe('upstream proxy: failures', () => {
     proxy.close();
     server.off('connection', onConnection);
     expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
+    // The sent one timed out; the nine behind it ran out of time waiting for the connection.
+    const reasons = outcomes.map((o) =>
+      o.status === 'rejected' ? (o.reason as { reason: string }).reason : '',
+    );
+    expect([reasons[0], new Set(reasons.slice(1))]).toEqual(['timeout', new Set(['no_connection'])]);
     expect(reply.status).toBe(200);
     // Only the first request was ever sent; the nine abandoned behind it were not.
     expect(seen.slice(before).filter((s) => s.url === '/slow?burst')).toHaveLength(1);

@@ -14,6 +14,7 @@ import { createAdmission } from './admission';
 import { createBodyBudget } from './body-budget';
 import type { BodyBudget } from './body-budget';
 import type { Admission, Startable } from './admission';
+import { UpstreamFailure } from './upstream-failure';
 
 export interface UpstreamReply {
   status: number;
@@ -23,6 +24,8 @@ export interface UpstreamReply {
    * answer has been parsed and reshaped, which take several times its size while they run.
    */
   release(): void;
+  /** Milliseconds the call waited for one of the pool's connections before it was sent. */
+  waitedMs: number;
 }
 
 export interface ForwardRequest {
@@ -65,6 +68,7 @@ interface Upstream {
 class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, UpstreamReply {
   status = 502;
   body: Buffer = EMPTY;
+  waitedMs = 0;
   private size = 0;
   private readonly chunks: Buffer[] = [];
   private controller: Dispatcher.DispatchController | undefined = undefined;
@@ -84,11 +88,18 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, U
   /** Its turn for a connection (see admission.ts). */
   start(): boolean {
     if (this.done) return false;
+    const left = this.deadline.at - performance.now();
     // Too little of the deadline left to be answered: fail now rather than send and abort.
-    if (this.deadline.at - performance.now() < this.up.minBudgetMs) {
-      this.fail(new Error(`upstream timeout after ${this.up.timeoutMs} ms (waited for a connection)`));
+    if (left < this.up.minBudgetMs) {
+      this.fail(
+        new UpstreamFailure(
+          `upstream timeout after ${this.up.timeoutMs} ms (waited for a connection)`,
+          'no_connection',
+        ),
+      );
       return false;
     }
+    this.waitedMs = this.up.timeoutMs - left;
     this.started = true;
     const fr = this.fr;
     try {
@@ -120,7 +131,15 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, U
   }
 
   expire(): void {
-    this.fail(new Error(`upstream timeout after ${this.up.timeoutMs} ms`));
+    // Not sent yet: the deadline ran out while it waited for a connection.
+    this.fail(
+      this.started
+        ? new UpstreamFailure(`upstream timeout after ${this.up.timeoutMs} ms`, 'timeout')
+        : new UpstreamFailure(
+            `upstream timeout after ${this.up.timeoutMs} ms (waited for a connection)`,
+            'no_connection',
+          ),
+    );
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -135,9 +154,15 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, U
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.done) return;
-    if (this.size + chunk.length > MAX_BODY) return this.fail(new Error('upstream body too large'));
+    if (this.size + chunk.length > MAX_BODY)
+      return this.fail(new UpstreamFailure('upstream body too large', 'too_large'));
     if (!this.up.memory.take(chunk.length))
-      return this.fail(new Error('upstream answers held in memory at their bound (upstream_memory_mb)'));
+      return this.fail(
+        new UpstreamFailure(
+          'upstream answers held in memory at their bound (upstream_memory_mb)',
+          'memory_bound',
+        ),
+      );
     this.size += chunk.length;
     this.chunks.push(chunk);
   }

@@ -138,12 +138,16 @@ function observe(ctx: RequestContext, deps: GatewayDeps, out: Outcome, access: A
   access({
     req_id: ctx.requestId,
     account_id: ctx.principal?.account.id,
+    key_id: ctx.principal?.key.id,
     plan: ctx.principal?.plan.name,
     dataset,
+    id: ctx.route?.id,
     status: out.status,
     code,
+    param: out.error?.extras.param,
     duration_ms: Math.round(seconds * 10_000) / 10,
     upstream_ms: ctx.upstreamMs,
+    upstream_wait_ms: ctx.upstreamWaitMs,
     ip: ctx.clientIp,
   });
   if (out.ids && out.ids.length > 0 && ctx.principal && ctx.route?.dataset?.bulkWatch && deps.onIdsReturned) {

@@ -21,6 +21,10 @@ afterAll(() => h.close());
 
 const get = (key: string, path: string) => request(h.gw.app).get(path).set('X-Api-Key', key);
 const used = async (key: string): Promise<number> => (await get(key, '/v1/me')).body.data.quota.monthly_used;
+const failures = async (reason: string): Promise<number> =>
+  (await h.deps.metrics.upstreamFailures.get()).values.find(
+    (v) => v.labels.upstream === 'legal' && v.labels.reason === reason,
+  )?.value ?? 0;
 
 describe('upstream answers: happy path', () => {
   it('cuts a list to the page the caller may have when the upstream sends more rows, and logs it', async () => {
@@ -47,31 +51,42 @@ describe('upstream answers: errors', () => {
       "a detail 404 without the contract's code (a path the upstream does not serve)",
       '/v1/legal-documents/vb_nocode',
       /^404 without a code/,
+      'bad_status',
     ],
     [
       "a 422 whose body is not the contract's (a proxy's page)",
       '/v1/legal-documents?q=page422',
       /^422 without a code/,
+      'bad_status',
     ],
-    ['a 422 with a code other than invalid_request', '/v1/legal-documents?q=other422', /^422 too_busy/],
-    ['a 400, which the contract does not have', '/v1/legal-documents?q=bad400', /^status 400/],
+    [
+      'a 422 with a code other than invalid_request',
+      '/v1/legal-documents?q=other422',
+      /^422 too_busy/,
+      'bad_status',
+    ],
+    ['a 400, which the contract does not have', '/v1/legal-documents?q=bad400', /^status 400/, 'bad_status'],
     [
       'list rows that are not JSON objects',
       '/v1/legal-documents?q=junkrows',
       /list row is not a JSON object/,
+      'bad_body',
     ],
-    ['a list total below zero', '/v1/legal-documents?q=negative', /total/],
-    ['a list total that is not a whole number', '/v1/legal-documents?q=fraction', /total/],
+    ['a list total below zero', '/v1/legal-documents?q=negative', /total/, 'bad_body'],
+    ['a list total that is not a whole number', '/v1/legal-documents?q=fraction', /total/, 'bad_body'],
     [
       'a sub-resource whose data is an array',
       '/v1/legal-documents/vb_rows/relations',
       /subresource data is not a JSON object/,
+      'bad_body',
     ],
   ])(
-    'answers 503 search_unavailable, uncounted, with the reason in the log, for %s',
-    async (_what, path, reason) => {
+    'answers 503 search_unavailable, uncounted, with the reason in the log and the metric, for %s',
+    async (_what, path, reason, kind) => {
       const { key } = await h.account('pro');
+      const before = await failures(kind);
       const res = await get(key, path);
+      expect(await failures(kind)).toBe(before + 1);
       expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([
         503,
         'search_unavailable',
@@ -91,7 +106,9 @@ describe('upstream answers: errors', () => {
 
   it('answers 503 search_unavailable, not counted, for an answer past what the process holds of upstream answers, and serves the next one', async () => {
     const { key } = await h.account('pro');
+    const before = await failures('memory_bound');
     const res = await get(key, '/v1/legal-documents/vb_huge');
+    expect(await failures('memory_bound')).toBe(before + 1);
     expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([503, 'search_unavailable', '5']);
     expect(logged.at(-1)).toMatchObject({
       msg: 'upstream call failed',

@@ -7,6 +7,8 @@ import type { GatewayDeps } from '../deps';
 import { chargeCapped, refuseUnpayable } from '../policies/meter';
 import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { upstreamUnavailable } from '../proxy/upstream-unavailable';
+import { failureReason } from '../proxy/upstream-failure';
+import type { UpstreamFailureReason } from '../proxy/upstream-failure';
 import { MalformedAnswer, shapeBody } from '../shaping/shape-body';
 import { htmlHasText } from '../shaping/html-preview';
 import type { Outcome } from './finish';
@@ -50,8 +52,15 @@ async function countsWithoutDocument(ctx: RequestContext, deps: GatewayDeps, con
   if (r.result.fullTextBlocked) await chargeCapped(ctx, deps, config.raw.plans);
 }
 
-/** The upstream's failures reach the caller as one 503; the log keeps what each one was. */
-function refused(ctx: RequestContext, deps: GatewayDeps, upstream: string, reason: string): ApiError {
+/** The upstream's failures reach the caller as one 503; the log and the metric keep what each one was. */
+function refused(
+  ctx: RequestContext,
+  deps: GatewayDeps,
+  upstream: string,
+  kind: UpstreamFailureReason,
+  reason: string,
+): ApiError {
+  deps.metrics.upstreamFailures.inc({ upstream, reason: kind });
   deps.logger.warn(
     { req_id: ctx.requestId, upstream, upstream_status: ctx.upstreamStatus, reason },
     'upstream answer refused',
@@ -79,15 +88,20 @@ export async function forwardAndShape(
       clientIp: ctx.clientIp,
     });
   } catch (err) {
+    ctx.upstreamMs = Math.round((performance.now() - t0) * 10) / 10;
+    deps.metrics.upstreamFailures.inc({ upstream: proxy.name, reason: failureReason(err) });
     deps.logger.warn(
       { req_id: ctx.requestId, upstream: proxy.name, err: (err as Error).message },
       'upstream call failed',
     );
     throw upstreamUnavailable();
-  } finally {
-    ctx.upstreamMs = Math.round((performance.now() - t0) * 10) / 10;
-    deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, (performance.now() - t0) / 1000);
   }
+  // The upstream's own time, from the call's turn for a connection: a wait in the gateway's queue
+  // (pool_size connections busy) is the gateway's, logged apart as upstream_wait_ms.
+  const ms = performance.now() - t0 - reply.waitedMs;
+  ctx.upstreamMs = Math.round(ms * 10) / 10;
+  if (reply.waitedMs >= 1) ctx.upstreamWaitMs = Math.round(reply.waitedMs);
+  deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, ms / 1000);
   ctx.upstreamStatus = reply.status;
   // The answer's bytes count against upstream_memory_mb until it has been parsed and reshaped.
   try {
@@ -101,7 +115,13 @@ export async function forwardAndShape(
           await countsWithoutDocument(ctx, deps, config);
           throw new ApiError('not_found');
         }
-        throw refused(ctx, deps, proxy.name, `404 ${err.code ?? 'without a code'} on a ${route!.kind} path`);
+        throw refused(
+          ctx,
+          deps,
+          proxy.name,
+          'bad_status',
+          `404 ${err.code ?? 'without a code'} on a ${route!.kind} path`,
+        );
       }
       // Only `422 {"code":"invalid_request"}` blames the caller's parameters (DESIGN §4): any other
       // 422 (a proxy's page, an error of its own) is the upstream's fault, not counted.
@@ -110,6 +130,7 @@ export async function forwardAndShape(
           ctx,
           deps,
           proxy.name,
+          'bad_status',
           `422 ${err.code ?? 'without a code'}${err.param ? ` (${err.param})` : ''}`,
         );
       throw new ApiError('invalid_request', {
@@ -117,12 +138,12 @@ export async function forwardAndShape(
         ...(err.param ? { param: err.param } : {}),
       });
     }
-    if (reply.status !== 200) throw refused(ctx, deps, proxy.name, `status ${reply.status}`);
+    if (reply.status !== 200) throw refused(ctx, deps, proxy.name, 'bad_status', `status ${reply.status}`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(reply.body.toString('utf8'));
     } catch {
-      throw refused(ctx, deps, proxy.name, 'body is not JSON');
+      throw refused(ctx, deps, proxy.name, 'bad_body', 'body is not JSON');
     }
     const r = ctx.reservation;
     if (r?.input.fullText !== undefined) {
@@ -153,7 +174,7 @@ export async function forwardAndShape(
         upgradeUrl: config.raw.plans.upgrade_url,
       });
     } catch (err) {
-      if (err instanceof MalformedAnswer) throw refused(ctx, deps, proxy.name, err.message);
+      if (err instanceof MalformedAnswer) throw refused(ctx, deps, proxy.name, 'bad_body', err.message);
       throw err;
     }
     if (shaped.mended)

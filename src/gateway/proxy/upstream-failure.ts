@@ -1,0 +1,29 @@
+/**
+ * Why a call to an upstream failed, as `lookup_upstream_failures_total` counts it (a closed list:
+ * the label stays bounded). The caller gets one 503 for all of them (upstream-unavailable.ts).
+ */
+export const UPSTREAM_FAILURE_REASONS = [
+  'timeout', //       no answer within timeout_ms
+  'no_connection', // the deadline ran out while the call waited for one of pool_size connections
+  'network', //       refused, reset, DNS, TLS: the connection failed
+  'too_large', //     an answer over the bound on one answer
+  'memory_bound', //  answers held at once at upstream_memory_mb
+  'bad_status', //    a status outside the contract (5xx, a 404 or 422 without its code)
+  'bad_body', //      an answer that is not JSON or not the contract's envelope
+] as const;
+
+export type UpstreamFailureReason = (typeof UPSTREAM_FAILURE_REASONS)[number];
+
+/** A failure the proxy names; anything else undici throws is a `network` failure. */
+export class UpstreamFailure extends Error {
+  override readonly name = 'UpstreamFailure';
+  constructor(
+    message: string,
+    readonly reason: UpstreamFailureReason,
+  ) {
+    super(message);
+  }
+}
+
+export const failureReason = (err: unknown): UpstreamFailureReason =>
+  err instanceof UpstreamFailure ? err.reason : 'network';
