@@ -83,8 +83,13 @@ function exitAfterDrain(fields: Record<string, string>, drain: () => Promise<voi
     if (stopping) return;
     stopping = true;
     logger.info({ ...fields, signal }, 'shutting down: draining in-flight requests');
+    const t0 = Date.now();
     drain().then(
-      () => process.exit(0),
+      () => {
+        // A clean stop says so: without this line it read in the logs like a SIGKILL.
+        logger.info({ ...fields, ms: Date.now() - t0 }, 'stopped');
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);

@@ -77,6 +77,8 @@ export interface RequestTimeouts {
  * Node's own limits (60 s, 300 s) would let one hold a socket fifteen times longer.
  */
 const PUBLIC_REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 20_000, requestMs: 30_000 };
+/** The admin port's drain, after the public port's: a probe or a scrape under way finishes. */
+const ADMIN_DRAIN_MS = 1000;
 
 export interface RunningProduct {
   port: number;
@@ -109,6 +111,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   let config: RuntimeConfig = loadConfig(opts.configDir);
   /** The last reload of CONFIG_DIR was refused (the previous configuration still serves). */
   let reloadFailing = false;
+  let draining = false;
   const publicPort = opts.port ?? config.raw.gateway.port;
   const adminPortWanted = opts.adminPort ?? config.raw.gateway.admin_port;
   if (publicPort !== 0 && publicPort === adminPortWanted)
@@ -260,6 +263,9 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     metricsText: opts.clusterWorker ? clusterMetricsSource(metrics.registry) : undefined,
     identity,
     readiness: [
+      // False from SIGTERM on: the public port drains while the admin port still answers probes
+      // and scrapes, so the drain's last requests are counted and the pod says why it is unready.
+      { name: 'accepting', check: () => Promise.resolve(!draining) },
       // Whether the files on disk are the ones serving; never gates: a bad edit refused by every
       // replica must not take them all out of the Service while the previous config serves.
       { name: 'config', check: () => Promise.resolve(!reloadFailing), gates: () => false },
@@ -343,15 +349,17 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     opts.watchConfig === false ? () => undefined : watchConfigDir(opts.configDir, reloadConfig);
 
   const shutdown = async (): Promise<void> => {
+    draining = true;
     stopWatch();
     health.stop();
     const timeoutMs = config.raw.gateway.shutdown_timeout_ms;
-    const drained = await drainServers([publicServer, adminServer], timeoutMs);
+    const drained = await drainServers([publicServer], timeoutMs);
     if (drained.cutAtDeadline > 0)
       logger.warn(
         { connections: drained.cutAtDeadline, shutdown_timeout_ms: timeoutMs },
         'shutdown deadline reached: open connections closed before their requests finished',
       );
+    await drainServers([adminServer], ADMIN_DRAIN_MS);
     gateway.close();
     unsubscribe();
     await upstreams.close();

@@ -271,15 +271,25 @@ describe('graceful shutdown', () => {
     }
   }, 150_000);
 
-  it('finishes requests in flight on SIGTERM, refuses new connections, and exits 0', async () => {
+  it('finishes requests in flight on SIGTERM, refuses new connections, answers probes and scrapes unready meanwhile, and exits 0', async () => {
     const inflight = Array.from({ length: 5 }, (_, i) => apiGet(p, `/v1/legal-documents/vb_${i}_slow`, key));
     // In flight means at the upstream (which answers them after 3 s), not merely sent by this process.
     const slowSeen = () => (again ?? stub).seen.filter((s) => s.path.endsWith('_slow')).length;
     expect(await until(() => slowSeen() === 5)).toBe(true);
     p.child.kill('SIGTERM');
+    expect(await until(() => p.output().includes('"shutting down'))).toBe(true);
+    // The admin port outlives the public one's drain: unready (and why), alive, still scraped.
+    const probe = await fetch(`${p.admin}/readyz`);
+    expect([
+      probe.status,
+      ((await probe.json()) as { checks: { accepting: boolean } }).checks.accepting,
+    ]).toEqual([503, false]);
+    expect((await fetch(`${p.admin}/healthz`)).status).toBe(200);
+    expect((await fetch(`${p.admin}/metrics`)).status).toBe(200);
     const results = await Promise.all(inflight);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await p.exited).toBe(0);
+    expect(p.output()).toMatch(/"msg":"stopped"/);
     await expect(fetch(`${p.base}/v1/me`)).rejects.toThrow();
     // The drained requests' log lines are still in the output's batch when the process exits.
     const lines = p.output().split('\n');
