@@ -40,12 +40,14 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
   app.set('etag', false);
   mountUpstreamMetrics(app, opts.datasets);
   // The gateway's access line has every call with its req_id; this one has the upstream's side of
-  // those that did not end in 200, under the same req_id, so the two can be put side by side.
+  // those that did not end in 200, under the same req_id, so the two can be put side by side. A
+  // caller's unknown id or bad parameter (404, 422) is routine and billed: at debug, not info.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     res.on('finish', () => {
       if (res.statusCode < 400) return;
-      opts.logger.info(
+      const routine = res.statusCode === 404 || res.statusCode === 422;
+      opts.logger[routine ? 'debug' : 'info'](
         {
           req_id: requestIdOf(req),
           path: req.path,

@@ -210,18 +210,18 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
       expect(r.body).toEqual({ code: 'internal_error', message: expect.any(String) });
     });
 
-    it("logs each answer that is not a success, and each failure, under the gateway's request id", async () => {
-      const { logger: captured, lines } = capturedLog();
+    it("logs each answer that is not a success, and each failure, under the gateway's request id (a routine 404 at debug)", async () => {
+      const { logger: captured, lines } = capturedLog('debug');
       const broken: DatasetSpec = { ...things, path: 'broken', from: 'no_such_table t' };
       const app = createUpstreamApp({ db, logger: captured, datasets: [things, broken] });
       await request(app).get('/catalogs/things/th_0001').set('x-request-id', 'req-ok');
       await request(app).get('/catalogs/things/th_9999').set('x-request-id', 'req-404');
       await request(app).get('/broken').set('x-request-id', 'req-500');
       await new Promise((r) => setImmediate(r));
-      expect(lines.map((l) => [l.msg, l.req_id, l.status])).toEqual([
-        ['upstream answer', 'req-404', 404],
-        ['upstream request failed', 'req-500', undefined],
-        ['upstream answer', 'req-500', 500],
+      expect(lines.map((l) => [l.level, l.msg, l.req_id, l.status])).toEqual([
+        [20, 'upstream answer', 'req-404', 404],
+        [50, 'upstream request failed', 'req-500', undefined],
+        [30, 'upstream answer', 'req-500', 500],
       ]);
     });
 

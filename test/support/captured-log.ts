@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import { createLogger } from '../../src/util/logger';
 import type { Logger } from '../../src/util/logger';
 
-/** A logger at `info` whose JSON lines land, parsed, in `lines` as they are written. */
-export function capturedLog(): { logger: Logger; lines: Record<string, unknown>[] } {
+/** A logger (at `info` unless told) whose JSON lines land, parsed, in `lines` as they are written. */
+export function capturedLog(level = 'info'): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -11,5 +11,5 @@ export function capturedLog(): { logger: Logger; lines: Record<string, unknown>[
       done();
     },
   });
-  return { logger: createLogger('info', sink), lines };
+  return { logger: createLogger(level, sink), lines };
 }
