@@ -1883,14 +1883,14 @@ export interface components {
        * Format: date
        * @description Ngày hiệu lực / Effective date.
        */
-      effective_date?: string | null;
+      effective_date: string | null;
       /**
        * Format: date
        * @description Ngày hết hiệu lực / Expiry date.
        */
-      expired_date?: string | null;
+      expired_date: string | null;
       /** @description Nguồn / Source address. */
-      source_url?: string | null;
+      source_url: string | null;
     };
     /** @description Văn bản pháp luật (chi tiết) / Legal document detail. */
     LegalDocumentDetail: {
@@ -1942,18 +1942,18 @@ export interface components {
        * Format: date
        * @description Ngày hiệu lực / Effective date.
        */
-      effective_date?: string | null;
+      effective_date: string | null;
       /**
        * Format: date
        * @description Ngày hết hiệu lực / Expiry date.
        */
-      expired_date?: string | null;
+      expired_date: string | null;
       /** @description Nguồn / Source address. */
-      source_url?: string | null;
+      source_url: string | null;
       /** @description Người ký / Signer. */
-      signer?: string | null;
+      signer: string | null;
       /** @description Toàn văn HTML; gói thấp hơn nhận bản xem trước / Full text as HTML; lower plans get a preview. Gói Starter+; gói thấp hơn nhận bản xem trước. / Starter+; lower plans get a preview. */
-      content_html?: string | null;
+      content_html: string | null;
       /** @description Bản tiếng Anh (HTML) / English text (HTML). Gói Pro+; gói thấp hơn không nhận trường này. / Pro+; removed for lower plans. */
       content_en_html?: string | null;
       /** @description Bị thay thế bởi / Replaced by. Gói Pro+; gói thấp hơn không nhận trường này. / Pro+; removed for lower plans. */
@@ -2119,23 +2119,23 @@ export interface components {
       /** @description Đang hoạt động / Active (tax code issued, not ceased). */
       is_active: boolean;
       /** @description Mã tỉnh; rỗng khi không chuẩn hóa được / Province code; empty when not normalised. */
-      province_code?: string;
+      province_code: string;
       /** @description Mã phường/xã; rỗng khi không chuẩn hóa được / Ward code; empty when not normalised. */
-      ward_code?: string;
+      ward_code: string;
       /** @description Loại hình / Company type. */
-      company_type?: string;
+      company_type: string;
       /** @description Mã trạng thái / Status code. */
-      status_id?: number;
+      status_id: number;
       /**
        * Format: date
        * @description Ngày cấp / Certificate date.
        */
-      cert_date?: string | null;
+      cert_date: string | null;
       /**
        * Format: date-time
        * @description Cập nhật lúc / Updated at.
        */
-      updated_at?: string;
+      updated_at: string;
     };
     /** @description Mục danh mục dùng chung (danh sách) / Shared catalogue item as listed. */
     SharedCatalogItem: {
@@ -2155,7 +2155,7 @@ export interface components {
       /** @description Tên / Name. */
       name: string;
       /** @description Đang sử dụng / Active. */
-      is_active?: boolean;
+      is_active: boolean;
     };
     /**
      * @description Bản ghi của Tỉnh, thành phố (sau sắp xếp 2025); các trường chưa được mô tả chi tiết.

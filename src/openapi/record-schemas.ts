@@ -39,9 +39,13 @@ function record(
   return { type: 'object', description, additionalProperties: false, required, properties };
 }
 
+/**
+ * The detail: the listed fields and more, every one of them always present (null when empty), so
+ * required; those a lower plan does not get are left out of `required` per plan (record-components.ts).
+ */
 function extend(base: SchemaObject, more: Record<string, SchemaObject>, description: string): SchemaObject {
   const props = base.properties as Record<string, SchemaObject>;
-  return record({ ...props, ...more }, base.required as string[], description);
+  return record({ ...props, ...more }, [...(base.required as string[]), ...Object.keys(more)], description);
 }
 
 const idName = (what: string): SchemaObject =>
@@ -82,7 +86,21 @@ const legalDocument = record(
     expired_date: date('Ngày hết hiệu lực / Expiry date.', true),
     source_url: nullableStr('Nguồn / Source address.'),
   },
-  ['id', 'code', 'name', 'database', 'type', 'field', 'agency', 'status', 'issued_date'],
+  // Always present, null when empty.
+  [
+    'id',
+    'code',
+    'name',
+    'database',
+    'type',
+    'field',
+    'agency',
+    'status',
+    'issued_date',
+    'effective_date',
+    'expired_date',
+    'source_url',
+  ],
   'Văn bản pháp luật (danh sách) / Legal document as listed.',
 );
 

@@ -47,6 +47,14 @@ describe('document generated from the registry', () => {
     expect(props.name!['x-min-plan']).toBe('free');
     expect(doc.components.schemas.OrganisationDetail).toBeDefined();
     expect(doc.components.schemas.SharedCatalogItemDetail).toBeDefined();
+    // Fields always present (null when empty) are required, so generated types need no `?`; a
+    // field a lower plan does not get at all is not.
+    const required = (name: string): unknown[] => doc.components.schemas[name]!.required as unknown[];
+    expect(required('LegalDocument')).toEqual(expect.arrayContaining(['effective_date', 'source_url']));
+    expect(required('LegalDocumentDetail')).toEqual(expect.arrayContaining(['signer', 'content_html']));
+    expect(required('LegalDocumentDetail')).not.toContain('replaces');
+    expect(required('OrganisationDetail')).toEqual(expect.arrayContaining(['province_code', 'updated_at']));
+    expect(required('SharedCatalogItemDetail')).toContain('is_active');
   });
 
   it('types every parameter: enums with defaults, dates, ids, required-one-of, ranges, page ceilings', () => {
