@@ -66,11 +66,27 @@ describe('ip-allowlist: errors', () => {
       .set('X-Forwarded-For', '198.51.100.7');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('ip_not_allowed');
-    expect(res.headers['x-quota-remaining']).toBe('20000');
+    const me = await request(h.gw.app)
+      .get('/v1/me')
+      .set('X-Api-Key', acc.key)
+      .set('X-Forwarded-For', '203.0.113.9');
+    expect(me.body.data.quota).toMatchObject({ monthly_used: 0, daily_used: 0 });
   });
 });
 
 describe('ip-allowlist: security', () => {
+  it("tells a key used from a refused address nothing of the account's usage: no quota or rate headers", async () => {
+    const acc = await h.account('starter', { ipAllowlist: ['203.0.113.0/24'] });
+    const res = await request(h.gw.app)
+      .get(list)
+      .set('X-Api-Key', acc.key)
+      .set('X-Forwarded-For', '198.51.100.7');
+    expect(res.status).toBe(403);
+    const leaked = Object.keys(res.headers).filter((k) => /quota|ratelimit/i.test(k));
+    expect(leaked).toEqual([]);
+    expect(res.headers['x-request-id']).toBeDefined();
+  });
+
   it('keeps a key closed, never open, when a stored entry is one the admin API now refuses', async () => {
     // A mapped range wider than /96 became an IPv4 prefix below zero, which ipaddr.js matches with
     // every address; "010.0.0.1" reads as 8.0.0.1.

@@ -78,7 +78,9 @@ function responseHeaders(
   out: Outcome,
 ): string[] | Promise<string[]> {
   const headers = ['X-Request-Id', ctx.requestId, 'X-Content-Type-Options', 'nosniff'];
-  const principal = ctx.principal;
+  // A key used from an address its allowlist refuses (a leaked key, most likely) learns nothing
+  // of the account: no quota or rate headers.
+  const principal = out.error?.code === 'ip_not_allowed' ? undefined : ctx.principal;
   if (principal) {
     headers.push('Cache-Control', 'private, no-store');
     const windows = ctx.windows ?? computeWindows(deps.clock.now(), config.raw.plans.timezone);
