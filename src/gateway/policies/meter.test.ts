@@ -309,7 +309,7 @@ describe('meter: limits', () => {
     expect((await get(month.key, '/v1/legal-documents?q=luat')).status).toBe(200);
     const short = await rel(month.key);
     expect([short.status, short.body.code, short.body.quota]).toEqual([429, 'quota_exceeded', 2]);
-    expect(short.body.message).toBe('Số lượt gọi còn lại trong tháng (1) không đủ cho yêu cầu này (2 lượt).');
+    expect(short.body.message).toBe('Yêu cầu này cần 2 lượt gọi, nhưng chỉ còn 1 lượt trong tháng.');
     expect(short.headers['x-quota-remaining']).toBe('1');
     expect((await get(month.key, '/v1/legal-documents?q=luat')).status).toBe(200);
     expect((await rel(month.key)).body.message).toBe('Đã dùng hết số lượt gọi trong tháng.');
@@ -318,9 +318,7 @@ describe('meter: limits', () => {
     expect((await get(day.key, '/v1/legal-documents?q=luat')).status).toBe(200);
     const dayShort = await rel(day.key);
     expect([dayShort.status, dayShort.body.quota]).toEqual([429, 2]);
-    expect(dayShort.body.message).toMatch(
-      /^Số lượt gọi còn lại trong ngày \(1\) không đủ cho yêu cầu này \(2 lượt;/,
-    );
+    expect(dayShort.body.message).toBe('Yêu cầu này cần 2 lượt gọi, nhưng chỉ còn 1 lượt trong ngày.');
 
     // A plan with credits and none bought: the month's last call is given back with the refusal.
     const credit = await h.account('tiny');
@@ -332,9 +330,31 @@ describe('meter: limits', () => {
     const both = await rel(credit.key);
     expect([both.status, both.body.buy_credits_url]).toEqual([429, 'https://example.vn/billing/credits']);
     expect(both.body.message).toBe(
-      'Số lượt gọi còn lại trong tháng (1) và số lượt mua thêm (extra credits) không đủ cho yêu cầu này (2 lượt).',
+      'Yêu cầu này cần 2 lượt gọi, nhưng chỉ còn 1 lượt trong tháng và 0 lượt mua thêm (extra credits).',
     );
     expect((await me(credit.key)).quota).toMatchObject({ monthly_used: 4, daily_used: 2 });
+    h.clock.set(h.clock.now() - 2 * 86_400_000);
+  });
+
+  it('tells a relations call (cost 2) past the quota with one credit left that one credit is left, and the next call of cost 1 takes it', async () => {
+    const acc = await h.account('tiny');
+    h.clock.advance(86_400_000);
+    for (let i = 0; i < 5; i++) {
+      if (i === 3) h.clock.advance(86_400_000); // the daily limit (4) must not get in the way
+      expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    }
+    await h.deps.credits.purchase(acc.id, 1, 'order-one-short');
+    const rel = await get(acc.key, '/v1/legal-documents/vb_1/relations');
+    expect([rel.status, rel.body.code, rel.body.buy_credits_url]).toEqual([
+      429,
+      'quota_exceeded',
+      'https://example.vn/billing/credits',
+    ]);
+    expect(rel.body.message).toBe(
+      'Yêu cầu này cần 2 lượt gọi, nhưng chỉ còn 0 lượt trong tháng và 1 lượt mua thêm (extra credits).',
+    );
+    expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    expect(await h.deps.credits.balance(acc.id)).toBe(0);
     h.clock.set(h.clock.now() - 2 * 86_400_000);
   });
 

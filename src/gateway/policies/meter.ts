@@ -10,32 +10,8 @@ import type { RequestContext } from '../context';
 import type { GatewayDeps } from '../deps';
 import type { PolicyFactory } from '../policy';
 import { fieldPlanFor } from '../shaping/field-plan';
-
-// Which allowance ran out: `quota` and `reset_in_seconds` are that one's.
-const SPENT = {
-  daily: 'Đã dùng hết số lượt gọi trong ngày (hạn mức ngày, áp dụng cả khi dùng extra credits).',
-  monthly: 'Đã dùng hết số lượt gọi trong tháng.',
-  credits: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',
-} as const;
-
-// A call that costs more than what is left (relations cost 2, one call left) has not used the
-// allowance up: the message says what is left and what the call costs.
-const SHORT = {
-  daily: (left: number, cost: number) =>
-    `Số lượt gọi còn lại trong ngày (${left}) không đủ cho yêu cầu này (${cost} lượt; hạn mức ngày áp dụng cả khi dùng extra credits).`,
-  monthly: (left: number, cost: number) =>
-    `Số lượt gọi còn lại trong tháng (${left}) không đủ cho yêu cầu này (${cost} lượt).`,
-  credits: (left: number, cost: number) =>
-    `Số lượt gọi còn lại trong tháng (${left}) và số lượt mua thêm (extra credits) không đủ cho yêu cầu này (${cost} lượt).`,
-} as const;
-
-type Spent = keyof typeof SPENT;
-
-/** The message for the allowance that refused a call of `input.cost` at `usage`. */
-function spentMessage(spent: Spent, input: ReserveInput, usage: Usage): string {
-  const left = spent === 'daily' ? input.limits.daily - usage.daily : input.limits.monthly - usage.monthly;
-  return left > 0 && left < input.cost ? SHORT[spent](left, input.cost) : SPENT[spent];
-}
+import { spentMessage } from './meter-messages';
+import type { Spent } from './meter-messages';
 
 // The public API's one 503 code (API reference, Errors), with what could not be done.
 const METER_AWAY = 'Dịch vụ tạm thời không thể ghi nhận lượt gọi, vui lòng thử lại sau.';
@@ -64,7 +40,7 @@ export async function payCredits(ctx: RequestContext, deps: GatewayDeps, urls: C
   deps.balances.note(accountId, spend.balance, deps.clock.now());
   if (!spend.ok) {
     deps.dayRefusals.remember(accountId, 'credits', deps.clock.now());
-    throw await creditsSpent(ctx, deps, urls);
+    throw await creditsSpent(ctx, deps, urls, spend.balance);
   }
   r.creditsSpent = true;
   ctx.creditsLeft = spend.balance;
@@ -82,12 +58,20 @@ export async function refuseUnpayable(
 ): Promise<void> {
   const r = ctx.reservation!;
   if (r.result.source !== 'credits' || r.creditsSpent) return;
-  if ((await deps.credits.balance(ctx.principal!.account.id)) < r.result.creditCalls)
-    throw await creditsSpent(ctx, deps, urls);
+  const balance = await deps.credits.balance(ctx.principal!.account.id);
+  if (balance < r.result.creditCalls) throw await creditsSpent(ctx, deps, urls, balance);
 }
 
-/** Gives the reservation back and builds the refusal: quota and credits both used up. */
-async function creditsSpent(ctx: RequestContext, deps: GatewayDeps, urls: CreditUrls): Promise<ApiError> {
+/**
+ * Gives the reservation back and builds the refusal: quota and credits cannot pay the call
+ * (`balance`: the credits left, which a call of cost 2 may find one short of).
+ */
+async function creditsSpent(
+  ctx: RequestContext,
+  deps: GatewayDeps,
+  urls: CreditUrls,
+  balance: number,
+): Promise<ApiError> {
   const r = ctx.reservation!;
   const back = refundFor(r.input, r.result);
   let usage = r.result.usage;
@@ -97,7 +81,7 @@ async function creditsSpent(ctx: RequestContext, deps: GatewayDeps, urls: Credit
   }
   r.settled = true;
   deps.metrics.quotaRejections.inc({ reason: 'quota_exceeded' });
-  const message = spentMessage('credits', r.input, usage);
+  const message = spentMessage('credits', r.input, usage, balance);
   return quotaExceeded('credits', message, ctx.principal!.plan, ctx.windows!, urls);
 }
 
@@ -179,9 +163,12 @@ async function reserveOrRefuse(
   if (result.reason === 'rate_limited')
     throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
   const spent = result.scope === 'daily' ? await dayRefusalFor(input, result.usage, deps) : 'monthly';
+  // The credits left, for a call of cost 2 that finds one: read through the one-second memo.
+  const balance =
+    spent === 'credits' ? ((await deps.balances.read(input.accountId, deps.clock.now())) ?? 0) : 0;
   throw quotaExceeded(
     spent,
-    spentMessage(spent, input, result.usage),
+    spentMessage(spent, input, result.usage, balance),
     ctx.principal!.plan,
     ctx.windows!,
     urls,
