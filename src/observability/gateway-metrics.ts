@@ -54,7 +54,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
     }),
     upstreamDuration: new HotHistogram({
       name: 'lookup_upstream_request_duration_seconds',
-      help: "Time to the upstream's answer, from the call's turn for a connection (a wait for one of pool_size connections is the gateway's, not counted here); failed calls are in lookup_upstream_failures_total.",
+      help: 'Upstream time of each call sent, from when it was sent (a wait in the gateway before, for one of pool_size connections, is not counted); failures are also counted in lookup_upstream_failures_total.',
       labelNames: ['upstream'],
       buckets: LATENCY_BUCKETS,
       ...r,

@@ -14,16 +14,16 @@ export const UPSTREAM_FAILURE_REASONS = [
 
 export type UpstreamFailureReason = (typeof UPSTREAM_FAILURE_REASONS)[number];
 
-/** A failure the proxy names; anything else undici throws is a `network` failure. */
+/** How a call to an upstream failed; what undici throws is wrapped as a `network` failure. */
 export class UpstreamFailure extends Error {
   override readonly name = 'UpstreamFailure';
+  /** Milliseconds it waited in the gateway before it was sent (all of them, if it never was). */
+  waitedMs = 0;
   constructor(
     message: string,
     readonly reason: UpstreamFailureReason,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
-
-export const failureReason = (err: unknown): UpstreamFailureReason =>
-  err instanceof UpstreamFailure ? err.reason : 'network';

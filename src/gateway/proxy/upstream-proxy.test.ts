@@ -242,7 +242,7 @@ describe('upstream proxy: failures', () => {
       timeout_ms: 2_000,
       pool_size: 4,
     });
-    await expect(proxy.forward({ ...request, path: '/x' })).rejects.toThrow();
+    await expect(proxy.forward({ ...request, path: '/x' })).rejects.toMatchObject({ reason: 'network' });
     proxy.close();
   });
 });

@@ -91,12 +91,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, U
     const left = this.deadline.at - performance.now();
     // Too little of the deadline left to be answered: fail now rather than send and abort.
     if (left < this.up.minBudgetMs) {
-      this.fail(
-        new UpstreamFailure(
-          `upstream timeout after ${this.up.timeoutMs} ms (waited for a connection)`,
-          'no_connection',
-        ),
-      );
+      this.fail(this.timedOut('no_connection'));
       return false;
     }
     this.waitedMs = this.up.timeoutMs - left;
@@ -131,15 +126,14 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, U
   }
 
   expire(): void {
-    // Not sent yet: the deadline ran out while it waited for a connection.
-    this.fail(
-      this.started
-        ? new UpstreamFailure(`upstream timeout after ${this.up.timeoutMs} ms`, 'timeout')
-        : new UpstreamFailure(
-            `upstream timeout after ${this.up.timeoutMs} ms (waited for a connection)`,
-            'no_connection',
-          ),
-    );
+    // Not sent, or sent with less than half its time left: the pool, not the upstream, ran it out.
+    const late = !this.started || this.waitedMs * 2 > this.up.timeoutMs;
+    this.fail(this.timedOut(late ? 'no_connection' : 'timeout'));
+  }
+
+  private timedOut(reason: 'timeout' | 'no_connection'): UpstreamFailure {
+    const waited = reason === 'no_connection' ? ' (waited for a connection)' : '';
+    return new UpstreamFailure(`upstream timeout after ${this.up.timeoutMs} ms${waited}`, reason);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -191,7 +185,13 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, U
     if (this.done) return;
     this.over(true);
     if (this.controller && !this.controller.aborted) this.controller.abort(err);
-    this.reject(err);
+    // What undici throws (refused, reset, a header it will not send) is the network's.
+    const failure = err instanceof UpstreamFailure ? err : new UpstreamFailure(err.message, 'network', err);
+    // Never sent: all of its time was the wait.
+    failure.waitedMs = this.started
+      ? this.waitedMs
+      : this.up.timeoutMs - (this.deadline.at - performance.now());
+    this.reject(failure);
   }
 
   private over(failed: boolean): void {

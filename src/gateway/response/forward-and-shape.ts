@@ -7,7 +7,7 @@ import type { GatewayDeps } from '../deps';
 import { chargeCapped, refuseUnpayable } from '../policies/meter';
 import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { upstreamUnavailable } from '../proxy/upstream-unavailable';
-import { failureReason } from '../proxy/upstream-failure';
+import { UpstreamFailure } from '../proxy/upstream-failure';
 import type { UpstreamFailureReason } from '../proxy/upstream-failure';
 import { MalformedAnswer, shapeBody } from '../shaping/shape-body';
 import { htmlHasText } from '../shaping/html-preview';
@@ -68,6 +68,25 @@ function refused(
   return upstreamUnavailable();
 }
 
+/**
+ * The upstream's own time, from when the call was sent: a wait in the gateway before (pool_size
+ * connections busy, or a busy turn) is the gateway's, logged apart as upstream_wait_ms. A call
+ * never sent has no upstream time to observe.
+ */
+function timeUpstream(
+  ctx: RequestContext,
+  deps: GatewayDeps,
+  upstream: string,
+  t0: number,
+  waitedMs: number,
+  sent: boolean,
+): void {
+  const ms = Math.max(0, performance.now() - t0 - waitedMs);
+  ctx.upstreamMs = Math.round(ms * 10) / 10;
+  if (waitedMs >= 1) ctx.upstreamWaitMs = Math.round(waitedMs);
+  if (sent) deps.metrics.upstreamDuration.observe({ upstream }, ms / 1000);
+}
+
 /** Proxy step (9) and shape step (10): forward with an identity assertion, map the answer to the envelope. */
 export async function forwardAndShape(
   ctx: RequestContext,
@@ -88,20 +107,16 @@ export async function forwardAndShape(
       clientIp: ctx.clientIp,
     });
   } catch (err) {
-    ctx.upstreamMs = Math.round((performance.now() - t0) * 10) / 10;
-    deps.metrics.upstreamFailures.inc({ upstream: proxy.name, reason: failureReason(err) });
+    const failure = err instanceof UpstreamFailure ? err : new UpstreamFailure(String(err), 'network', err);
+    timeUpstream(ctx, deps, proxy.name, t0, failure.waitedMs, failure.reason !== 'no_connection');
+    deps.metrics.upstreamFailures.inc({ upstream: proxy.name, reason: failure.reason });
     deps.logger.warn(
       { req_id: ctx.requestId, upstream: proxy.name, err: (err as Error).message },
       'upstream call failed',
     );
     throw upstreamUnavailable();
   }
-  // The upstream's own time, from the call's turn for a connection: a wait in the gateway's queue
-  // (pool_size connections busy) is the gateway's, logged apart as upstream_wait_ms.
-  const ms = performance.now() - t0 - reply.waitedMs;
-  ctx.upstreamMs = Math.round(ms * 10) / 10;
-  if (reply.waitedMs >= 1) ctx.upstreamWaitMs = Math.round(reply.waitedMs);
-  deps.metrics.upstreamDuration.observe({ upstream: proxy.name }, ms / 1000);
+  timeUpstream(ctx, deps, proxy.name, t0, reply.waitedMs, true);
   ctx.upstreamStatus = reply.status;
   // The answer's bytes count against upstream_memory_mb until it has been parsed and reshaped.
   try {
