@@ -78,11 +78,15 @@ CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text 
     });
     if (done) applied.push(file);
   }
-  const recorded = await db.query<{ name: string }>(
-    'SELECT name FROM schema_migrations WHERE set_name = $1 ORDER BY name',
-    [set],
-  );
-  const future = recorded.rows.map((r) => r.name).filter((name) => !files.includes(name));
+  let names: string[] = [];
+  await withRetry(async () => {
+    const recorded = await db.query<{ name: string }>(
+      'SELECT name FROM schema_migrations WHERE set_name = $1 ORDER BY name',
+      [set],
+    );
+    names = recorded.rows.map((r) => r.name);
+  });
+  const future = names.filter((name) => !files.includes(name));
   if (future.length > 0) onFuture(future);
   return applied;
 }

@@ -23,4 +23,15 @@ describe('gateway metrics: series an alert reads exist before their first event'
     expect(out).toContain('lookup_bulk_locks_total{dataset="legal-documents"} 0');
     expect(out).not.toContain('dataset="catalogs/statuses"');
   });
+
+  it("starts each upstream's failure series at 0 for every reason, without resetting one already counted", async () => {
+    const m = createGatewayMetrics({ defaultMetrics: false });
+    m.seedUpstreams(['legal']);
+    m.upstreamFailures.inc({ upstream: 'legal', reason: 'timeout' });
+    m.seedUpstreams(['legal', 'directory']); // a reload
+    const out = await text(m);
+    expect(out).toContain('lookup_upstream_failures_total{upstream="legal",reason="timeout"} 1');
+    expect(out).toContain('lookup_upstream_failures_total{upstream="directory",reason="bad_body"} 0');
+    expect(out.match(/^lookup_upstream_failures_total\{/gm)).toHaveLength(14);
+  });
 });

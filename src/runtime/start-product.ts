@@ -77,7 +77,7 @@ export interface RequestTimeouts {
  * Node's own limits (60 s, 300 s) would let one hold a socket fifteen times longer.
  */
 const PUBLIC_REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 20_000, requestMs: 30_000 };
-/** The admin port's drain, after the public port's: a probe or a scrape under way finishes. */
+/** The admin port's drain after the public port's, at least: a probe or a scrape under way finishes. */
 const ADMIN_DRAIN_MS = 1000;
 
 export interface RunningProduct {
@@ -351,7 +351,6 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const shutdown = async (): Promise<void> => {
     draining = true;
     stopWatch();
-    health.stop();
     const timeoutMs = config.raw.gateway.shutdown_timeout_ms;
     const drained = await drainServers([publicServer], timeoutMs);
     if (drained.cutAtDeadline > 0)
@@ -359,7 +358,16 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
         { connections: drained.cutAtDeadline, shutdown_timeout_ms: timeoutMs },
         'shutdown deadline reached: open connections closed before their requests finished',
       );
-    await drainServers([adminServer], ADMIN_DRAIN_MS);
+    // Upstreams stay polled while probes are answered; an admin call under way may wait on the
+    // database for up to database_timeout_ms.
+    health.stop();
+    const adminMs = Math.max(ADMIN_DRAIN_MS, config.raw.gateway.database_timeout_ms);
+    const admin = await drainServers([adminServer], adminMs);
+    if (admin.cutAtDeadline > 0)
+      logger.warn(
+        { connections: admin.cutAtDeadline, admin_drain_ms: adminMs },
+        'shutdown deadline reached on the admin port: open connections closed',
+      );
     gateway.close();
     unsubscribe();
     await upstreams.close();

@@ -41,12 +41,13 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
   mountUpstreamMetrics(app, opts.datasets);
   // The gateway's access line has every call with its req_id; this one has the upstream's side of
   // those that did not end in 200, under the same req_id, so the two can be put side by side. A
-  // caller's unknown id or bad parameter (404, 422) is routine and billed: at debug, not info.
+  // caller's unknown id or bad parameter (not_found, invalid_request) is routine: at debug, not info.
+  // A path or a parameter this service does not serve (config drift) stays at info.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     res.on('finish', () => {
       if (res.statusCode < 400) return;
-      const routine = res.statusCode === 404 || res.statusCode === 422;
+      const routine = res.locals.code === 'not_found' || res.locals.code === 'invalid_request';
       opts.logger[routine ? 'debug' : 'info'](
         {
           req_id: requestIdOf(req),
@@ -93,6 +94,7 @@ export function createUpstreamApp(opts: UpstreamAppOptions): express.Express {
   app.use((_req: Request, _res: Response, next: NextFunction) => next(unknownEndpoint()));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof UpstreamError) {
+      res.locals.code = err.code;
       const body: Record<string, string> = { code: err.code, message: err.message };
       if (err.param) body.param = err.param;
       res.status(err.status).json(body);

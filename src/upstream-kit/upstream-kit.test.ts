@@ -217,11 +217,14 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
       await request(app).get('/catalogs/things/th_0001').set('x-request-id', 'req-ok');
       await request(app).get('/catalogs/things/th_9999').set('x-request-id', 'req-404');
       await request(app).get('/broken').set('x-request-id', 'req-500');
+      await request(app).get('/no-such-path').set('x-request-id', 'req-drift');
       await new Promise((r) => setImmediate(r));
       expect(lines.map((l) => [l.level, l.msg, l.req_id, l.status])).toEqual([
         [20, 'upstream answer', 'req-404', 404],
         [50, 'upstream request failed', 'req-500', undefined],
         [30, 'upstream answer', 'req-500', 500],
+        // A path it does not serve is the gateway's config drifting, not a caller's mistake.
+        [30, 'upstream answer', 'req-drift', 404],
       ]);
     });
 

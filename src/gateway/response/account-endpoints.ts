@@ -9,7 +9,7 @@ import type { Outcome } from './finish';
 import { isoOrNull } from '../../util/iso-time';
 
 // The public API's one 503 code (API reference, Errors), with what could not be done.
-const USAGE_AWAY = 'Dịch vụ tạm thời không đọc được số lượt đã dùng, vui lòng thử lại sau.';
+const USAGE_AWAY = 'Dịch vụ tạm thời không thể đọc số lượt đã dùng, vui lòng thử lại sau.';
 
 /** GET /v1/me: the account's quota summary; consumes nothing (no reservation, a read-only peek). */
 export async function answerMe(
