@@ -76,6 +76,7 @@ describe('deploy/grafana/lookup-api.json', () => {
       'lookup_http_request_duration_seconds_bucket',
       'lookup_upstream_request_duration_seconds_bucket',
       'lookup_upstream_up',
+      'lookup_upstream_failures_total',
       'lookup_quota_rejections_total',
       'lookup_store_fallback_active',
       'lookup_key_cache_lookups_total',
