@@ -17,7 +17,11 @@ const IDLE_CLOSE_AFTER_MS = 500;
  * `Connection: close` (the client sends its next one elsewhere), a socket whose response ends now
  * closes after a short idle time, and the sockets still idle half a second later are closed then.
  */
-export async function drainServers(servers: readonly Server[], timeoutMs: number): Promise<DrainResult> {
+export async function drainServers(
+  servers: readonly Server[],
+  timeoutMs: number,
+  idleCloseAfterMs = IDLE_CLOSE_AFTER_MS,
+): Promise<DrainResult> {
   const result: DrainResult = { cutAtDeadline: 0 };
   const closing = (_req: IncomingMessage, res: ServerResponse): void => {
     res.shouldKeepAlive = false;
@@ -35,7 +39,7 @@ export async function drainServers(servers: readonly Server[], timeoutMs: number
     () => {
       for (const s of servers) s.closeIdleConnections();
     },
-    Math.min(IDLE_CLOSE_AFTER_MS, timeoutMs),
+    Math.min(idleCloseAfterMs, timeoutMs),
   );
   const deadline = setTimeout(() => {
     for (const s of servers) {
