@@ -42,6 +42,8 @@ export function runPrimary(workers: number, deps: PrimaryDeps): Primary {
   ticking.unref();
   const finish = (): void => {
     clearInterval(ticking);
+    // The pod's own last line, after its workers' (a clean stop reads unlike a SIGKILL).
+    if (exitCode === 0) logger.info({ workers }, 'stopped');
     deps.exit(exitCode);
   };
   // node lists a worker in cluster.workers until its IPC channel has closed too, which can come

@@ -195,10 +195,14 @@ describe('WORKERS=2: the cluster primary', () => {
     });
     const workers = await twoWorkers(product);
     expect(product.output().split('ADMIN_JWT_SECRET is shorter than 32 bytes').length - 1).toBe(1);
-    const code = await product.stop('SIGTERM');
+    const stopped = product;
+    const code = await stopped.stop('SIGTERM');
     product = undefined;
+    const output = stopped.output();
     expect(code).toBe(0);
     for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
+    // Each worker's last line, then the primary's.
+    expect(output.split('"msg":"stopped"').length - 1).toBe(3);
   }, 180_000);
 });
 
