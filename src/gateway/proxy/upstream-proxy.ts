@@ -24,7 +24,7 @@ export interface UpstreamReply {
    * answer has been parsed and reshaped, which take several times its size while they run.
    */
   release(): void;
-  /** Milliseconds the call waited for one of the pool's connections before it was sent. */
+  /** Milliseconds the call waited in the gateway before it was sent (for a pool connection, mostly). */
   waitedMs: number;
 }
 
