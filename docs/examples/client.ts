@@ -9,6 +9,12 @@ type Query<O extends OperationId> = NonNullable<operations[O]['parameters']['que
 /** The 200 body of an operation. */
 type Ok<O extends OperationId> = operations[O]['responses'][200]['content']['application/json'];
 
+/**
+ * Codes worth retrying after Retry-After: a rate window, the per-IP volume, a service briefly away.
+ * quota_exceeded and full_text_limit wait for their reset (hours), and the rest will not change.
+ */
+const RETRYABLE: ReadonlySet<string> = new Set(['rate_limited', 'too_many_requests', 'search_unavailable']);
+
 /** An error answer of the API: `body.code` is the stable code (unauthorized, page_limit…). */
 export class LookupApiError extends Error {
   constructor(
@@ -18,11 +24,17 @@ export class LookupApiError extends Error {
   ) {
     super(`${status} ${body.code}: ${body.message}`);
   }
+
+  /** Whether the same request may succeed after `retryAfterSeconds`. */
+  get retryable(): boolean {
+    return RETRYABLE.has(this.body.code);
+  }
 }
 
 export class LookupClient {
+  /** `origin`: the server, e.g. https://api.example.vn (the reference's base URL less its /v1). */
   constructor(
-    private readonly baseUrl: string,
+    private readonly origin: string,
     private readonly apiKey: string,
   ) {}
 
@@ -30,9 +42,14 @@ export class LookupClient {
     path: string,
     query: Record<string, string | number | boolean | undefined> = {},
   ): Promise<T> {
-    const url = new URL(path, this.baseUrl);
+    const url = new URL(path, this.origin);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
     const res = await fetch(url, { headers: { 'X-Api-Key': this.apiKey, Accept: 'application/json' } });
+    // A proxy in between (a load balancer's 502 page) does not answer in the API's envelope.
+    if (!(res.headers.get('Content-Type') ?? '').startsWith('application/json'))
+      throw new Error(
+        `${res.status} from ${url.host}, not the API's JSON: ${(await res.text()).slice(0, 200)}`,
+      );
     const body: unknown = await res.json();
     if (!res.ok) {
       const retry = res.headers.get('Retry-After');
@@ -65,8 +82,8 @@ export class LookupClient {
 }
 
 /** Usage: newest decrees in effect mentioning "đất đai", then the first one in full. */
-export async function example(baseUrl: string, apiKey: string): Promise<void> {
-  const api = new LookupClient(baseUrl, apiKey);
+export async function example(origin: string, apiKey: string): Promise<void> {
+  const api = new LookupClient(origin, apiKey);
   try {
     const page = await api.searchLegalDocuments({ q: 'đất đai', status_id: 1, sort: 'newest', per_page: 10 });
     for (const doc of page.data) console.log(doc.id, doc.code, doc.name, doc.issued_date);
@@ -81,8 +98,8 @@ export async function example(baseUrl: string, apiKey: string): Promise<void> {
     const { quota } = (await api.me()).data;
     console.log(`${quota.monthly_remaining} calls left this month`);
   } catch (err) {
-    if (err instanceof LookupApiError && err.body.code === 'rate_limited') {
-      console.log(`slow down: retry in ${err.retryAfterSeconds ?? 1} s`);
+    if (err instanceof LookupApiError && err.retryable) {
+      console.log(`${err.body.code}: retry in ${err.retryAfterSeconds ?? 1} s`);
     } else throw err;
   }
 }
