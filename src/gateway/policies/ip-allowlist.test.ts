@@ -66,6 +66,10 @@ describe('ip-allowlist: errors', () => {
       .set('X-Forwarded-For', '198.51.100.7');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('ip_not_allowed');
+    // The address the gateway saw, which is the one to allow (NAT, a proxy in between).
+    expect(res.body.message).toBe(
+      'Địa chỉ IP gọi API (198.51.100.7) không nằm trong danh sách được phép của key.',
+    );
     const me = await request(h.gw.app)
       .get('/v1/me')
       .set('X-Api-Key', acc.key)

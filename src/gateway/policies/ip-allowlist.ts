@@ -26,7 +26,11 @@ export const ipAllowlistPolicy: PolicyFactory = (_config, deps) => {
       // An entry stored before the admin API refused its form matches nothing: the key stays
       // restricted to what remains (nothing, if nothing remains), never opened up.
       if (!match) compiled.set(key, (match = compileIpMatcher(usable(key))));
-      if (!match(ctx.clientIp)) throw new ApiError('ip_not_allowed');
+      // The address as the gateway saw it: behind NAT or a proxy, the one to allow.
+      if (!match(ctx.clientIp))
+        throw new ApiError('ip_not_allowed', {
+          message: `Địa chỉ IP gọi API (${ctx.clientIp}) không nằm trong danh sách được phép của key.`,
+        });
     },
   };
 };
