@@ -161,11 +161,11 @@ describe('validate: errors', () => {
     expect((await get('/v1/legal-documents?q=luat&tags[]=x')).status).toBe(200);
   });
 
-  it('answers 422 page_limit past the plan maximum, with upgrade_url', async () => {
+  it('answers 422 page_limit past the plan maximum, naming page, with upgrade_url', async () => {
     const free = (await h.account('free')).key;
     const res = await request(h.gw.app).get('/v1/legal-documents?q=luat&page=6').set('X-Api-Key', free);
     expect(res.status).toBe(422);
-    expect(res.body.code).toBe('page_limit');
+    expect([res.body.code, res.body.param]).toEqual(['page_limit', 'page']);
     expect(res.body.message).toBe('Số trang tối đa của gói Free là 5.');
     expect(res.body.upgrade_url).toBe('https://example.vn/pricing');
   });

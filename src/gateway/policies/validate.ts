@@ -81,6 +81,8 @@ export const validatePolicy: PolicyFactory = (config) => {
     );
     if (page > plan.max_page) {
       throw new ApiError('page_limit', {
+        // Named as an invalid_request names its parameter.
+        param: 'page',
         upgrade_url: config.raw.plans.upgrade_url,
         message: `Số trang tối đa của gói ${planLabel(plan.name)} là ${plan.max_page}.`,
       });
