@@ -30,30 +30,29 @@ const date = (description: string, nullable = false): SchemaObject => ({
   description,
 });
 
-/** A closed object: an undocumented field in a response is a contract change the tests catch. */
-function record(
-  properties: Record<string, SchemaObject>,
-  required: string[],
-  description: string,
-): SchemaObject {
-  return { type: 'object', description, additionalProperties: false, required, properties };
+/**
+ * A closed object: an undocumented field in a response is a contract change the tests catch. Every
+ * field is always present (null when empty), so required; those a lower plan does not get are left
+ * out of `required` per plan (record-components.ts).
+ */
+function record(properties: Record<string, SchemaObject>, description: string): SchemaObject {
+  return {
+    type: 'object',
+    description,
+    additionalProperties: false,
+    required: Object.keys(properties),
+    properties,
+  };
 }
 
-/**
- * The detail: the listed fields and more, every one of them always present (null when empty), so
- * required; those a lower plan does not get are left out of `required` per plan (record-components.ts).
- */
+/** The detail: the listed fields and more. */
 function extend(base: SchemaObject, more: Record<string, SchemaObject>, description: string): SchemaObject {
   const props = base.properties as Record<string, SchemaObject>;
-  return record({ ...props, ...more }, [...(base.required as string[]), ...Object.keys(more)], description);
+  return record({ ...props, ...more }, description);
 }
 
 const idName = (what: string): SchemaObject =>
-  record(
-    { id: { type: 'integer', description: 'Mã / Id.' }, name: str('Tên / Name.') },
-    ['id', 'name'],
-    what,
-  );
+  record({ id: { type: 'integer', description: 'Mã / Id.' }, name: str('Tên / Name.') }, what);
 
 const relatedDocument = record(
   {
@@ -62,7 +61,6 @@ const relatedDocument = record(
     name: str('Tên văn bản / Name.'),
     issued_date: date('Ngày ban hành / Issue date.'),
   },
-  ['id', 'code', 'name', 'issued_date'],
   'Văn bản liên quan / A related document.',
 );
 
@@ -86,21 +84,6 @@ const legalDocument = record(
     expired_date: date('Ngày hết hiệu lực / Expiry date.', true),
     source_url: nullableStr('Nguồn / Source address.'),
   },
-  // Always present, null when empty.
-  [
-    'id',
-    'code',
-    'name',
-    'database',
-    'type',
-    'field',
-    'agency',
-    'status',
-    'issued_date',
-    'effective_date',
-    'expired_date',
-    'source_url',
-  ],
   'Văn bản pháp luật (danh sách) / Legal document as listed.',
 );
 
@@ -133,7 +116,6 @@ const relations = record(
     },
     cited_by: { type: 'array', items: relatedDocument, description: 'Văn bản dẫn chiếu / Cited by.' },
   },
-  ['replaces', 'replaced_by', 'cites', 'cited_by'],
   'Quan hệ văn bản / Relations of a document.',
 );
 
@@ -149,7 +131,6 @@ const organisation = record(
     ward_name: str('Phường/xã; rỗng khi không chuẩn hóa được / Ward; empty when not normalised.'),
     is_active: { type: 'boolean', description: 'Đang hoạt động / Active (tax code issued, not ceased).' },
   },
-  ['id', 'tax_code', 'name', 'address', 'province_name', 'ward_name', 'is_active'],
   'Tổ chức (danh sách) / Organisation as listed.',
 );
 
@@ -168,7 +149,6 @@ const organisationDetail = extend(
 
 const mofItem = record(
   { id: str('Mã bản ghi / Record id.'), code: str('Mã / Code.'), name: str('Tên / Name.') },
-  ['id', 'code', 'name'],
   'Mục danh mục dùng chung (danh sách) / Shared catalogue item as listed.',
 );
 
@@ -190,7 +170,6 @@ const catalogItem = (
       name: str('Tên / Name.'),
       ...more,
     },
-    ['id', 'name', ...Object.keys(more)],
     'Mục danh mục lọc / Filter catalogue item.',
   ),
 });
