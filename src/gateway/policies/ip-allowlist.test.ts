@@ -12,6 +12,16 @@ afterAll(() => h.close());
 
 const list = '/v1/legal-documents?q=luat';
 
+/** A list call with a new key allowing 203.0.113.0/24, from 198.51.100.7. */
+async function refusedCall() {
+  const acc = await h.account('starter', { ipAllowlist: ['203.0.113.0/24'] });
+  const res = await request(h.gw.app)
+    .get(list)
+    .set('X-Api-Key', acc.key)
+    .set('X-Forwarded-For', '198.51.100.7');
+  return { acc, res };
+}
+
 describe('ip-allowlist: happy path', () => {
   it('admits the loopback peer when the key allows 127.0.0.0/8', async () => {
     const { key } = await h.account('starter', { ipAllowlist: ['127.0.0.0/8'] });
@@ -59,11 +69,7 @@ describe('ip-allowlist: happy path', () => {
 
 describe('ip-allowlist: errors', () => {
   it('answers 403 ip_not_allowed for an address outside the list, costing nothing', async () => {
-    const acc = await h.account('starter', { ipAllowlist: ['203.0.113.0/24'] });
-    const res = await request(h.gw.app)
-      .get(list)
-      .set('X-Api-Key', acc.key)
-      .set('X-Forwarded-For', '198.51.100.7');
+    const { acc, res } = await refusedCall();
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('ip_not_allowed');
     // The address the gateway saw, which is the one to allow (NAT, a proxy in between).
@@ -80,11 +86,7 @@ describe('ip-allowlist: errors', () => {
 
 describe('ip-allowlist: security', () => {
   it("tells a key used from a refused address nothing of the account's usage: no quota or rate headers", async () => {
-    const acc = await h.account('starter', { ipAllowlist: ['203.0.113.0/24'] });
-    const res = await request(h.gw.app)
-      .get(list)
-      .set('X-Api-Key', acc.key)
-      .set('X-Forwarded-For', '198.51.100.7');
+    const { res } = await refusedCall();
     expect(res.status).toBe(403);
     const leaked = Object.keys(res.headers).filter((k) => /quota|ratelimit/i.test(k));
     expect(leaked).toEqual([]);
