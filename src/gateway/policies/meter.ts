@@ -163,9 +163,10 @@ async function reserveOrRefuse(
   if (result.reason === 'rate_limited')
     throw new ApiError('rate_limited', { retryAfter: result.retryAfter ?? 1 });
   const spent = result.scope === 'daily' ? await dayRefusalFor(input, result.usage, deps) : 'monthly';
-  // The credits left, for a call of cost 2 that finds one: read through the one-second memo.
-  const balance =
-    spent === 'credits' ? ((await deps.balances.read(input.accountId, deps.clock.now())) ?? 0) : 0;
+  // The credits left, which only a call of cost 2 or more can find one short of (the message says
+  // so): read through the one-second memo, and not at all for a refused call of cost 1.
+  const short = spent === 'credits' && input.cost > 1;
+  const balance = short ? ((await deps.balances.read(input.accountId, deps.clock.now())) ?? 0) : 0;
   throw quotaExceeded(
     spent,
     spentMessage(spent, input, result.usage, balance),
