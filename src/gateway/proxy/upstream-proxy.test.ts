@@ -20,6 +20,11 @@ beforeAll(async () => {
     seen.push({ url: req.url ?? '', headers: req.headers });
     // Far slower than every deadline here, so a pause of the test process cannot let it answer in time.
     if (req.url?.includes('slow')) return void setTimeout(() => res.end('{}'), 3_000).unref();
+    if (req.url?.startsWith('/held?ms=')) {
+      // Holds its connection for the given time, then answers.
+      const ms = Number(req.url.slice('/held?ms='.length));
+      return void setTimeout(() => res.end('{}'), ms).unref();
+    }
     if (req.url?.includes('cut')) {
       // Promises 1000 bytes, sends 10, then drops the connection.
       res.writeHead(200, { 'content-length': '1000' });
@@ -175,6 +180,25 @@ describe('upstream proxy: failures', () => {
       reason: 'no_connection',
     });
     proxy.close();
+  });
+
+  test("a call sent with less than half its deadline left, then timing out, is counted as the pool's, not the upstream's", async () => {
+    // pool_size 1: the second call waits for the first's connection, then gets no answer in time.
+    const after = async (heldMs: number, path: string): Promise<{ reason: unknown; sent: boolean }> => {
+      const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 2_000, pool_size: 1 });
+      const first = proxy.forward({ ...request, path: `/held?ms=${heldMs}` });
+      const failure = await proxy.forward({ ...request, path }).catch((err: unknown) => err);
+      (await first).release();
+      proxy.close();
+      return {
+        reason: (failure as { reason?: unknown }).reason,
+        sent: seen.some((s) => s.url === path),
+      };
+    };
+    // Sent after 1,200 of its 2,000 ms: had it waited less, the upstream might have answered in time.
+    expect(await after(1_200, '/slow?late')).toEqual({ reason: 'no_connection', sent: true });
+    // Sent after 50 ms: the upstream had the time and did not answer.
+    expect(await after(50, '/slow?early')).toEqual({ reason: 'timeout', sent: true });
   });
 
   test('an answer cut off before its end is an error, not a short body', async () => {
