@@ -15,10 +15,13 @@ describe('gateway metrics: series an alert reads exist before their first event'
 
   it('starts the bulk-lock series of each watched dataset at 0, and no other', async () => {
     const m = createGatewayMetrics({ defaultMetrics: false });
-    m.seedDatasets([
-      { path: 'legal-documents', bulkWatch: true },
-      { path: 'catalogs/statuses', bulkWatch: false },
-    ]);
+    m.seed({
+      datasets: [
+        { path: 'legal-documents', bulkWatch: true },
+        { path: 'catalogs/statuses', bulkWatch: false },
+      ],
+      upstreams: [],
+    });
     const out = await text(m);
     expect(out).toContain('lookup_bulk_locks_total{dataset="legal-documents"} 0');
     expect(out).not.toContain('dataset="catalogs/statuses"');
@@ -26,9 +29,9 @@ describe('gateway metrics: series an alert reads exist before their first event'
 
   it("starts each upstream's failure series at 0 for every reason, without resetting one already counted", async () => {
     const m = createGatewayMetrics({ defaultMetrics: false });
-    m.seedUpstreams(['legal']);
+    m.seed({ datasets: [], upstreams: ['legal'] });
     m.upstreamFailures.inc({ upstream: 'legal', reason: 'timeout' });
-    m.seedUpstreams(['legal', 'directory']); // a reload
+    m.seed({ datasets: [], upstreams: ['legal', 'directory'] }); // a reload
     const out = await text(m);
     expect(out).toContain('lookup_upstream_failures_total{upstream="legal",reason="timeout"} 1');
     expect(out).toContain('lookup_upstream_failures_total{upstream="directory",reason="bad_body"} 0');

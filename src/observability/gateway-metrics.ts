@@ -25,10 +25,17 @@ export interface GatewayMetrics {
   datasetSizeUnknown: Gauge<'dataset'>;
   /** Refunds that could not be written: calls charged that should not have counted. */
   quotaRefundFailures: Counter;
-  /** Starts the per-dataset series at 0, so a first event is an increase Prometheus can see. */
-  seedDatasets(datasets: Iterable<{ path: string; bulkWatch: boolean }>): void;
-  /** Starts each upstream's failure series at 0, for the same reason. */
-  seedUpstreams(names: Iterable<string>): void;
+  /**
+   * Starts a config's per-dataset and per-upstream series at 0, so that a first event is an
+   * increase Prometheus can see; at start and after each reload, leaving counted series as they are.
+   */
+  seed(config: MetricsSeed): void;
+}
+
+/** What the per-dataset and per-upstream series are made for: a config's datasets and upstream names. */
+export interface MetricsSeed {
+  datasets: Iterable<{ path: string; bulkWatch: boolean }>;
+  upstreams: Iterable<string>;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -37,7 +44,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
   const registry = new Registry();
   if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const r = { registers: [registry] };
-  const m: Omit<GatewayMetrics, 'seedDatasets' | 'seedUpstreams'> = {
+  const m: Omit<GatewayMetrics, 'seed'> = {
     registry,
     requests: new HotCounter({
       name: 'lookup_http_requests_total',
@@ -142,11 +149,9 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
     m.quotaRejections.inc({ reason }, 0);
   return {
     ...m,
-    seedDatasets(datasets) {
+    seed({ datasets, upstreams }) {
       for (const ds of datasets) if (ds.bulkWatch) m.bulkLocks.inc({ dataset: ds.path }, 0);
-    },
-    seedUpstreams(names) {
-      for (const upstream of names)
+      for (const upstream of upstreams)
         for (const reason of UPSTREAM_FAILURE_REASONS) m.upstreamFailures.inc({ upstream, reason }, 0);
     },
   };

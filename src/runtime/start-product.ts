@@ -222,8 +222,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   }
   // A cluster's primary says it once for all its workers (main.ts).
   if (!opts.clusterWorker) warnIfShortSecret(secret, logger);
-  metrics.seedDatasets(config.datasets.values());
-  metrics.seedUpstreams(config.upstreams.keys());
+  metrics.seed({ datasets: config.datasets.values(), upstreams: config.upstreams.keys() });
   const health = new UpstreamHealth(() => config, metrics, logger);
   health.start();
   const adminApp = createAdminApp({
@@ -335,8 +334,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     apply: (next) => {
       config = next;
       gateway.reload(next);
-      metrics.seedDatasets(next.datasets.values());
-      metrics.seedUpstreams(next.upstreams.keys());
+      metrics.seed({ datasets: next.datasets.values(), upstreams: next.upstreams.keys() });
     },
     metrics,
     logger,
