@@ -128,7 +128,8 @@ describe('the admin secret', () => {
 
 describe('the public port against slow clients', () => {
   it('closes a connection whose request headers, or whose request, do not arrive in time, and serves whole ones', async () => {
-    const timeouts = { requestTimeouts: { headersMs: 400, requestMs: 800 } };
+    // No sample data: nothing here reads a dataset, and seeding it would only lengthen the start.
+    const timeouts = { requestTimeouts: { headersMs: 400, requestMs: 800 }, seedSampleData: false };
     await withProduct('lookup-slow-', timeouts, async (product) => {
       // Resolves with what the server wrote before closing, or 'open' if it still holds the socket.
       const hold = (first: string, trickle: string, ms: number): Promise<string> =>
