@@ -35,6 +35,6 @@ describe('gateway metrics: series an alert reads exist before their first event'
     const out = await text(m);
     expect(out).toContain('lookup_upstream_failures_total{upstream="legal",reason="timeout"} 1');
     expect(out).toContain('lookup_upstream_failures_total{upstream="directory",reason="bad_body"} 0');
-    expect(out.match(/^lookup_upstream_failures_total\{/gm)).toHaveLength(14);
+    expect(out.match(/^lookup_upstream_failures_total\{/gm)).toHaveLength(16);
   });
 });

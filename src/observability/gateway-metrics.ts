@@ -76,7 +76,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
     }),
     upstreamFailures: new Counter({
       name: 'lookup_upstream_failures_total',
-      help: 'Upstream calls that failed (503 search_unavailable), by upstream and reason: timeout, no_connection (the deadline ran out waiting for a pool connection), network, too_large, memory_bound, bad_status, bad_body.',
+      help: 'Upstream calls that failed (503 search_unavailable), by upstream and reason: timeout, no_connection (the deadline ran out waiting for a pool connection), network, too_large, memory_bound, server_error (a 5xx), bad_status (another status outside the contract), bad_body.',
       labelNames: ['upstream', 'reason'],
       ...r,
     }),

@@ -8,7 +8,8 @@ export const UPSTREAM_FAILURE_REASONS = [
   'network', //       refused, reset, DNS, TLS: the connection failed
   'too_large', //     an answer over the bound on one answer
   'memory_bound', //  answers held at once at upstream_memory_mb
-  'bad_status', //    a status outside the contract (5xx, a 404 or 422 without its code)
+  'server_error', //  a 5xx: the upstream says it failed (its database, its own bug)
+  'bad_status', //    any other status outside the contract (a 3xx, 401, 400, a 404 or 422 without its code)
   'bad_body', //      an answer that is not JSON or not the contract's envelope
 ] as const;
 

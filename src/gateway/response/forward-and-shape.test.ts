@@ -66,6 +66,7 @@ describe('upstream answers: errors', () => {
       'bad_status',
     ],
     ['a 400, which the contract does not have', '/v1/legal-documents?q=bad400', /^status 400/, 'bad_status'],
+    ['a 500, the upstream failing', '/v1/legal-documents?q=boom', /^status 500/, 'server_error'],
     [
       'list rows that are not JSON objects',
       '/v1/legal-documents?q=junkrows',

@@ -153,7 +153,16 @@ export async function forwardAndShape(
         ...(err.param ? { param: err.param } : {}),
       });
     }
-    if (reply.status !== 200) throw refused(ctx, deps, proxy.name, 'bad_status', `status ${reply.status}`);
+    // A 5xx is the upstream's own failure; any other status means a gateway and an upstream that
+    // do not agree on the contract (a wrong URL or path, a proxy's page): told apart on the metric.
+    if (reply.status !== 200)
+      throw refused(
+        ctx,
+        deps,
+        proxy.name,
+        reply.status >= 500 ? 'server_error' : 'bad_status',
+        `status ${reply.status}`,
+      );
     let parsed: unknown;
     try {
       parsed = JSON.parse(reply.body.toString('utf8'));
