@@ -8,6 +8,7 @@ import { createIpVolumeCheck } from './policies/ip-throttle';
 import type { IpVolumeCheck } from './policies/ip-throttle';
 import { readGatewayHeaders } from './request-headers';
 import type { GatewayHandler } from './handler';
+import type { UpstreamLoad } from './proxy/admission';
 
 export interface GatewayApp {
   /** The public listener: give it to http.createServer or supertest. */
@@ -15,6 +16,11 @@ export interface GatewayApp {
   config(): RuntimeConfig;
   /** Swaps in a pipeline built from a new config; requests in flight finish on the old one. */
   reload(config: RuntimeConfig): void;
+  /**
+   * Each upstream's connections in use and calls waiting for one, on the pipeline serving now
+   * (calls still finishing on a pipeline a reload replaced are not in it).
+   */
+  upstreamLoad(): [string, UpstreamLoad][];
   close(): void;
 }
 
@@ -74,6 +80,7 @@ export function createApp(config: RuntimeConfig, deps: GatewayDeps): GatewayApp 
       const grace = Math.max(...[...old.config.upstreams.values()].map((u) => u.timeout_ms), 1000) + 1000;
       setTimeout(() => old.handler.close(), grace).unref();
     },
+    upstreamLoad: () => current.handler.upstreamLoad(),
     close() {
       current.handler.close();
     },

@@ -14,6 +14,7 @@ import { buildPolicies } from './pipeline';
 import { readGatewayHeaders } from './request-headers';
 import { createUpstreamProxy } from './proxy/upstream-proxy';
 import type { UpstreamProxy } from './proxy/upstream-proxy';
+import type { UpstreamLoad } from './proxy/admission';
 import { answerDatasets, answerMe } from './response/account-endpoints';
 import { finish } from './response/finish';
 import type { Outcome, ResponseIo } from './response/finish';
@@ -21,6 +22,8 @@ import { forwardAndShape } from './response/forward-and-shape';
 
 export interface GatewayHandler {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Each upstream's connections in use and calls waiting for one, now. */
+  upstreamLoad(): [string, UpstreamLoad][];
   /** Closes this handler's upstream pools once in-flight requests had their time. */
   close(): void;
 }
@@ -77,6 +80,7 @@ export function createGatewayHandler(config: RuntimeConfig, deps: GatewayDeps): 
         await done(ctx, { status: apiErr.status, body: errorBody(apiErr), error: apiErr });
       }
     },
+    upstreamLoad: () => [...proxies].map(([name, p]) => [name, p.load()]),
     close() {
       for (const p of proxies.values()) p.close();
     },

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-metrics';
 import { UPSTREAM_FAILURE_REASONS } from '../gateway/proxy/upstream-failure';
+import type { UpstreamLoad } from '../gateway/proxy/admission';
 
 /** The gateway's Prometheus metrics, in its own registry (never the global one). */
 export interface GatewayMetrics {
@@ -30,6 +31,11 @@ export interface GatewayMetrics {
    * increase Prometheus can see; at start and after each reload, leaving counted series as they are.
    */
   seed(config: MetricsSeed): void;
+  /**
+   * Where `lookup_upstream_connections_in_use` and `lookup_upstream_queued_requests` are read at each
+   * scrape: the gateway's pipeline serving now. Nothing is counted on a request's path for them.
+   */
+  readUpstreamLoad(source: () => Iterable<readonly [string, UpstreamLoad]>): void;
 }
 
 /** What the per-dataset and per-upstream series are made for: a config's datasets and upstream names. */
@@ -44,7 +50,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
   const registry = new Registry();
   if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const r = { registers: [registry] };
-  const m: Omit<GatewayMetrics, 'seed'> = {
+  const m: Omit<GatewayMetrics, 'seed' | 'readUpstreamLoad'> = {
     registry,
     requests: new HotCounter({
       name: 'lookup_http_requests_total',
@@ -147,8 +153,34 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
   for (const result of ['success', 'failure']) m.configReloads.inc({ result }, 0);
   for (const reason of ['rate_limited', 'quota_exceeded', 'too_many_requests', 'full_text_limit'])
     m.quotaRejections.inc({ reason }, 0);
+  let loadSource: () => Iterable<readonly [string, UpstreamLoad]> = () => [];
+  const loadGauge = (name: string, help: string, pick: (l: UpstreamLoad) => number): Gauge<'upstream'> =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['upstream'],
+      ...r,
+      // Read when scraped; reset first, so an upstream a reload removed leaves no stale series.
+      collect() {
+        this.reset();
+        for (const [upstream, load] of loadSource()) this.set({ upstream }, pick(load));
+      },
+    });
+  loadGauge(
+    'lookup_upstream_connections_in_use',
+    'Calls sent to the upstream and not yet over; at most its pool_size per gateway process.',
+    (l) => l.inUse,
+  );
+  loadGauge(
+    'lookup_upstream_queued_requests',
+    "Calls waiting in the gateway for one of the upstream's pool_size connections: above 0 for long, the pool or the upstream is too small for the traffic.",
+    (l) => l.queued,
+  );
   return {
     ...m,
+    readUpstreamLoad(source) {
+      loadSource = source;
+    },
     seed({ datasets, upstreams }) {
       for (const ds of datasets) if (ds.bulkWatch) m.bulkLocks.inc({ dataset: ds.path }, 0);
       for (const upstream of upstreams)

@@ -211,6 +211,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     },
   };
   const gateway = createApp(config, deps);
+  metrics.readUpstreamLoad(() => gateway.upstreamLoad());
 
   let secret = opts.adminJwtSecret;
   let embeddedSecret = false;

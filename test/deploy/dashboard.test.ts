@@ -77,6 +77,7 @@ describe('deploy/grafana/lookup-api.json', () => {
       'lookup_upstream_request_duration_seconds_bucket',
       'lookup_upstream_up',
       'lookup_upstream_failures_total',
+      'lookup_upstream_queued_requests',
       'lookup_quota_rejections_total',
       'lookup_store_fallback_active',
       'lookup_key_cache_lookups_total',

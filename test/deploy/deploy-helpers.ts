@@ -161,6 +161,8 @@ export const KNOWN_METRICS: Readonly<Record<string, readonly string[]>> = {
   lookup_upstream_request_duration_seconds: ['upstream'],
   lookup_upstream_up: ['upstream'],
   lookup_upstream_failures_total: ['upstream', 'reason'],
+  lookup_upstream_connections_in_use: ['upstream'],
+  lookup_upstream_queued_requests: ['upstream'],
   lookup_quota_reservations_total: ['result'],
   lookup_quota_refunds_total: ['reason'],
   lookup_quota_rejections_total: ['reason'],

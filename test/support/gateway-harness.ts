@@ -108,6 +108,7 @@ export async function startHarness(
     void done.finally(() => recording.delete(done));
   };
   const gw = createApp(config, deps);
+  deps.metrics.readUpstreamLoad(() => gw.upstreamLoad()); // as the product's start wires it
   return {
     gw,
     config,

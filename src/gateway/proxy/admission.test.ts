@@ -2,7 +2,7 @@ import { createAdmission } from './admission';
 
 const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 /** A waiting request whose start() runs fn. */
-const req = (fn: () => boolean) => ({ start: fn });
+const req = (fn: () => boolean) => ({ start: fn, gaveUp: false });
 
 describe('admission', () => {
   test('it starts requests at once while slots are free, then in order as they are released', async () => {
@@ -28,6 +28,22 @@ describe('admission', () => {
     a.release();
     await nextTurn();
     expect(started).toEqual(['first', 'third']);
+  });
+
+  test('its load counts the requests started and those waiting, leaving out the ones whose callers gave up', async () => {
+    const a = createAdmission(1);
+    const gone = { start: () => false, gaveUp: false };
+    a.admit(req(() => true));
+    a.admit(gone);
+    a.admit(req(() => true));
+    expect(a.load()).toEqual({ inUse: 1, queued: 2 });
+    gone.gaveUp = true;
+    expect(a.load()).toEqual({ inUse: 1, queued: 1 });
+    a.release();
+    await nextTurn();
+    expect(a.load()).toEqual({ inUse: 1, queued: 0 });
+    a.release();
+    expect(a.load()).toEqual({ inUse: 0, queued: 0 });
   });
 
   test('the queue is drained after the turn, so requests abandoned in the same tick are skipped', async () => {

@@ -2,6 +2,16 @@
 export interface Startable {
   /** Sends the request now; false when its caller already gave up, so nothing was sent. */
   start(): boolean;
+  /** Its caller gave up (its deadline passed): it will not be sent, and no longer counts as waiting. */
+  readonly gaveUp: boolean;
+}
+
+/** What an upstream's connections are doing, read at a scrape (never on a request's path). */
+export interface UpstreamLoad {
+  /** Requests sent and not yet over: at most pool_size. */
+  inUse: number;
+  /** Requests waiting for one of those connections, callers that gave up left out. */
+  queued: number;
 }
 
 export interface Admission {
@@ -9,6 +19,7 @@ export interface Admission {
   admit(request: Startable): void;
   /** A started request is over: answered, failed or abandoned at its deadline. */
   release(): void;
+  load(): UpstreamLoad;
 }
 
 /**
@@ -58,6 +69,11 @@ export function createAdmission(slots: number): Admission {
     release() {
       inFlight--;
       if (head < waiting.length) schedule();
+    },
+    load() {
+      let queued = 0;
+      for (let i = head; i < waiting.length; i++) if (waiting[i] && !waiting[i]!.gaveUp) queued++;
+      return { inUse: inFlight, queued };
     },
   };
 }

@@ -13,7 +13,7 @@ import type { Deadline, DeadlineQueue, Expiring } from '../../util/deadline-queu
 import { createAdmission } from './admission';
 import { createBodyBudget } from './body-budget';
 import type { BodyBudget } from './body-budget';
-import type { Admission, Startable } from './admission';
+import type { Admission, Startable, UpstreamLoad } from './admission';
 import { UpstreamFailure } from './upstream-failure';
 
 export interface UpstreamReply {
@@ -40,6 +40,8 @@ export interface ForwardRequest {
 export interface UpstreamProxy {
   name: string;
   forward(fr: ForwardRequest): Promise<UpstreamReply>;
+  /** Its connections in use and the calls waiting for one, now. */
+  load(): UpstreamLoad;
   close(): void;
 }
 
@@ -83,6 +85,11 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, U
     private readonly reject: (err: Error) => void,
   ) {
     this.deadline = up.deadlines.start(this);
+  }
+
+  /** Failed before it was sent: its caller has its answer, and the queue skips it. */
+  get gaveUp(): boolean {
+    return this.done && !this.started;
   }
 
   /** Its turn for a connection (see admission.ts). */
@@ -242,6 +249,7 @@ export function createUpstreamProxy(
         defer(() => up.admission.admit(call));
       });
     },
+    load: () => up.admission.load(),
     close() {
       pool.destroy().catch(() => undefined);
     },
