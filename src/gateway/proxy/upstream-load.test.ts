@@ -43,6 +43,7 @@ describe('upstream load on the scrape', () => {
         .then((r) => r),
     );
     // One call on legal's one connection, two behind it (once through the pipeline's policies).
+    await until(() => held() === 1);
     let now = await load('legal');
     while (now[1] !== 2) {
       await new Promise((r) => setTimeout(r, 10));
