@@ -31,6 +31,7 @@ export class MemoryMeterStore implements MeterStore {
   private readonly sweepIntervalMs: number;
   private readonly counters = new Map<string, Entry<number>>();
   private readonly sets = new Map<string, Entry<Set<string>>>();
+  private readonly holders = new Map<string, Entry<Map<string, number>>>();
   private lastSweep: number;
 
   constructor(opts: MemoryMeterStoreOptions = {}) {
@@ -42,7 +43,7 @@ export class MemoryMeterStore implements MeterStore {
 
   /** Live entries, for tests of boundedness. */
   size(): number {
-    return this.counters.size + this.sets.size;
+    return this.counters.size + this.sets.size + this.holders.size;
   }
 
   reserve(input: ReserveInput): Promise<ReserveResult> {
@@ -87,10 +88,19 @@ export class MemoryMeterStore implements MeterStore {
       usage.second = this.incr(k.second, 1, w.ttl.second);
       usage.minute = this.incr(k.minute, 1, w.ttl.minute);
     }
+    let held = false;
     if (!blocked) {
       if (cost > 0) usage.daily = this.incr(k.day, cost, w.ttl.day);
       if (fromQuota > 0) usage.monthly = this.incr(k.month, fromQuota, w.ttl.month);
-      if (doc && addDoc) usage.fullText = this.addToSet(k.fullText, [doc.docId], w.ttl.day * 1000);
+      // Holders: as the Lua reserve keeps them (meter-lua.ts, "Full-text holders").
+      if (doc && addDoc) {
+        usage.fullText = this.addToSet(k.fullText, [doc.docId], w.ttl.day * 1000);
+        this.holdersOf(k.fullText, w.ttl.day * 1000).set(doc.docId, 2);
+      } else if (doc) {
+        const holders = this.holdersOf(k.fullText);
+        const v = holders?.get(doc.docId);
+        if ((held = v !== undefined)) holders!.set(doc.docId, v + 2);
+      }
     }
     return Promise.resolve({
       ok: true,
@@ -98,6 +108,7 @@ export class MemoryMeterStore implements MeterStore {
       creditCalls: cost - fromQuota,
       fullTextAdded: addDoc,
       ...(blocked ? { fullTextBlocked: true } : {}),
+      ...(held ? { fullTextHeld: true as const } : {}),
       usage,
     });
   }
@@ -110,9 +121,42 @@ export class MemoryMeterStore implements MeterStore {
     this.counters.set(marker, { value: 1, expiresAt: this.clock.now() + REFUND_MARKER_TTL_S * 1000 });
     this.decrClamped(`${prefix}d\0${input.dayKey}`, input.cost);
     if (input.monthlyCalls > 0) this.decrClamped(`${prefix}mo\0${input.monthKey}`, input.monthlyCalls);
-    if (input.fullTextDocId !== undefined)
-      this.getSet(`${prefix}ft\0${input.dayKey}`)?.delete(input.fullTextDocId);
+    if (input.fullTextDocId !== undefined) this.giveDocBack(input, `${prefix}ft\0${input.dayKey}`);
     return Promise.resolve({ applied: true });
+  }
+
+  /** The document leaves the day's set with the last call that opened it (as the Lua refund). */
+  private giveDocBack(input: RefundInput, setKey: string): void {
+    const doc = input.fullTextDocId!;
+    const holders = this.holdersOf(setKey);
+    const was = holders?.get(doc);
+    if (was === undefined) {
+      if (!input.fullTextHeld) this.getSet(setKey)?.delete(doc);
+      return;
+    }
+    const v = was - 2 + (input.fullTextHeld ? 0 : 1);
+    if (v === 1) {
+      this.getSet(setKey)?.delete(doc);
+      holders!.delete(doc);
+    } else if (v >= 0) holders!.set(doc, v);
+  }
+
+  /**
+   * The day's full-text holders (meter-lua.ts, "Full-text holders"), kept beside its set and for
+   * as long; made with `ttlMs` when given. Not in snapshots: they matter only to calls in flight.
+   */
+  private holdersOf(setKey: string, ttlMs: number): Map<string, number>;
+  private holdersOf(setKey: string): Map<string, number> | undefined;
+  private holdersOf(setKey: string, ttlMs?: number): Map<string, number> | undefined {
+    let e = this.holders.get(setKey);
+    if (this.live(e)) {
+      if (ttlMs !== undefined) e.expiresAt = this.clock.now() + ttlMs;
+      return e.value;
+    }
+    if (ttlMs === undefined) return undefined;
+    e = { value: new Map(), expiresAt: this.clock.now() + ttlMs };
+    this.holders.set(setKey, e);
+    return e.value;
   }
 
   peek(accountId: string, windows: Windows): Promise<Usage> {
@@ -188,6 +232,7 @@ export class MemoryMeterStore implements MeterStore {
   close(): Promise<void> {
     this.counters.clear();
     this.sets.clear();
+    this.holders.clear();
     return Promise.resolve();
   }
 
@@ -236,6 +281,7 @@ export class MemoryMeterStore implements MeterStore {
     this.lastSweep = now;
     for (const [k, e] of this.counters) if (e.expiresAt <= now) this.counters.delete(k);
     for (const [k, e] of this.sets) if (e.expiresAt <= now) this.sets.delete(k);
+    for (const [k, e] of this.holders) if (e.expiresAt <= now) this.holders.delete(k);
   }
 }
 

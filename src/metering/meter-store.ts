@@ -64,6 +64,11 @@ export interface ReserveResult {
   /** This request added docId to today's full-text set (a reopen or no full text: false). */
   fullTextAdded: boolean;
   /**
+   * A reopen that holds the document in the set: its refund must say so, for the document to leave
+   * the set only once every call that opened it was refunded (meter-lua.ts, "Full-text holders").
+   */
+  fullTextHeld?: true;
+  /**
    * The document is new today and today's full-text cap is reached. Every check passed, but only
    * the rate slots were taken: only the upstream knows whether the id exists, and a document that
    * does (almost always) answers full_text_limit, which does not count (API reference, Limits).
@@ -118,8 +123,10 @@ export interface RefundInput {
   /** The reservation's own windows: a refund after midnight must reach the day the call was counted in. */
   dayKey: string;
   monthKey: string;
-  /** Only when the reservation added it. */
+  /** Only when the reservation added it, or held it (`fullTextHeld`). */
   fullTextDocId?: string;
+  /** The reservation found the document in the set and held it: it leaves with the last holder. */
+  fullTextHeld?: true;
   /** The reservation was counted in the shared store (ReserveResult.shared). */
   shared?: true;
 }
@@ -164,7 +171,10 @@ export function refundFor(input: ReserveInput, result: ReserveResult): RefundInp
     dayKey: input.windows.dayKey,
     monthKey: input.windows.monthKey,
   };
-  if (result.fullTextAdded && input.fullText) out.fullTextDocId = input.fullText.docId;
+  if (input.fullText && (result.fullTextAdded || result.fullTextHeld)) {
+    out.fullTextDocId = input.fullText.docId;
+    if (result.fullTextHeld) out.fullTextHeld = true;
+  }
   if (result.shared) out.shared = true;
   return out;
 }
@@ -175,7 +185,8 @@ export function usageAfterRefund(usage: Usage, back: RefundInput): Usage {
     ...usage,
     daily: usage.daily - back.cost,
     monthly: usage.monthly - back.monthlyCalls,
-    fullText: usage.fullText - (back.fullTextDocId !== undefined ? 1 : 0),
+    // The adder's refund may leave the document to its other holders: at most one less.
+    fullText: usage.fullText - (back.fullTextDocId !== undefined && !back.fullTextHeld ? 1 : 0),
   };
 }
 

@@ -5,7 +5,14 @@ import { holdWritesThisTurn } from '../util/end-of-turn';
 import { COMMAND_TIMED_OUT } from './lua-script';
 import type { LateReplies } from './lua-script';
 import type { RedisClient } from '../stores/redis-client';
-import { REFUND_SCRIPT, RESERVE_SCRIPT, RESERVE_SOURCE, RESERVE_STATUS, reserveTaken } from './meter-lua';
+import {
+  REFUND_SCRIPT,
+  RESERVE_DOC,
+  RESERVE_SCRIPT,
+  RESERVE_SOURCE,
+  RESERVE_STATUS,
+  reserveTaken,
+} from './meter-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
 import { HLL_STANDARD_ERROR, REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
 import type { Windows } from './windows';
@@ -73,6 +80,7 @@ export class RedisMeterStore implements MeterStore {
         `${a}d:${w.dayKey}`,
         `${a}mo:${w.monthKey}`,
         `${a}ft:${w.dayKey}`,
+        `${a}fth:${w.dayKey}`,
       ],
       [this.reserveNumbers(input), input.fullText?.docId ?? ''],
       (reply) => reserveResult(reply, w),
@@ -93,9 +101,15 @@ export class RedisMeterStore implements MeterStore {
       if (!taken) return; // refused, or an error reply: the script took nothing
       // The keys carry the account's hash tag; the marker only has to be new (one late reply each).
       const account = taken.dayKey.slice(0, taken.dayKey.indexOf('}:') + 2);
-      const keys = [taken.dayKey, taken.monthKey, taken.fullTextKey, `${account}rf:late-${randomUUID()}`];
+      const keys = [
+        taken.dayKey,
+        taken.monthKey,
+        taken.fullTextKey,
+        `${account}rf:late-${randomUUID()}`,
+        taken.holdersKey,
+      ];
       // Redis gone again before the refund: that call stays counted (nothing here can do better).
-      this.giveBack(keys, taken.cost, taken.monthlyCalls, taken.addedDoc).catch(() => undefined);
+      this.giveBack(keys, taken.cost, taken.monthlyCalls, taken.doc).catch(() => undefined);
     },
   };
 
@@ -144,22 +158,29 @@ export class RedisMeterStore implements MeterStore {
       `${a}mo:${input.monthKey}`,
       `${a}ft:${input.dayKey}`,
       `${a}rf:${input.requestId}`,
+      `${a}fth:${input.dayKey}`,
     ];
-    return this.giveBack(keys, input.cost, input.monthlyCalls, input.fullTextDocId);
+    const doc = input.fullTextDocId;
+    return this.giveBack(
+      keys,
+      input.cost,
+      input.monthlyCalls,
+      doc === undefined ? undefined : { id: doc, added: !input.fullTextHeld },
+    );
   }
 
-  /** The refund script on its four keys (day, month, full-text set, marker); see meter-lua.ts. */
+  /** The refund script on its five keys (day, month, full-text set, marker, holders); see meter-lua.ts. */
   private giveBack(
     keys: string[],
     cost: number,
     monthlyCalls: number,
-    doc: string | undefined,
+    doc: { id: string; added: boolean } | undefined,
   ): Promise<{ applied: boolean }> {
     this.coalesceWrites();
     return REFUND_SCRIPT.run(
       this.redis,
       keys,
-      [cost, monthlyCalls, doc === undefined ? 0 : 1, doc ?? '', REFUND_MARKER_TTL_S],
+      [cost, monthlyCalls, doc === undefined ? 0 : doc.added ? 1 : 2, doc?.id ?? '', REFUND_MARKER_TTL_S],
       (reply) => ({ applied: n(reply) === 1 }),
       this.deadlines,
     );
@@ -275,7 +296,8 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
         ok: true,
         source: RESERVE_SOURCE[sourceCode as number] === 'credits' ? 'credits' : 'quota',
         creditCalls: n(credit),
-        fullTextAdded: n(added) === 1,
+        fullTextAdded: RESERVE_DOC[n(added)] === 'added',
+        ...(RESERVE_DOC[n(added)] === 'held' ? { fullTextHeld: true as const } : {}),
         ...(status === 'capped' ? { fullTextBlocked: true } : {}),
         shared: true,
         usage,

@@ -284,9 +284,37 @@ describe.each(factories)('MeterStore contract: %s', (name, create) => {
     await reserveN(1, { fullText: { docId: 'A', cap: 3 } });
     const req = input({ fullText: { docId: 'A', cap: 3 } });
     const res = await store.reserve(req);
-    expect(refundFor(req, res)!.fullTextDocId).toBeUndefined();
+    expect(refundFor(req, res)).toMatchObject({ fullTextDocId: 'A', fullTextHeld: true });
     await store.refund(refundFor(req, res)!);
     expect(await peek()).toMatchObject({ daily: 1, fullText: 1 });
+  });
+
+  it('keeps a document in the set while a later call that opened it may be served, when the call that added it is refunded', async () => {
+    const ft = (docId: string) => input({ fullText: { docId, cap: 1 } });
+    const [adder, later] = [ft('X'), ft('X')];
+    const [added, held] = [await store.reserve(adder), await store.reserve(later)];
+    expect([added.fullTextAdded, held.fullTextHeld]).toEqual([true, true]);
+    // The first call fails (its credits ran out, or its upstream): the second is still on its way.
+    await store.refund(refundFor(adder, added)!);
+    expect((await peek()).fullText).toBe(1);
+    // So the day's cap of one is still taken: another document stays refused.
+    expect(await reserve({ fullText: { docId: 'Y', cap: 1 } })).toMatchObject({ fullTextBlocked: true });
+    // The second fails too: no call that opened X was served, and its slot comes back.
+    await store.refund(refundFor(later, held)!);
+    expect((await peek()).fullText).toBe(0);
+    expect(await reserve({ fullText: { docId: 'X', cap: 1 } })).toMatchObject({ fullTextAdded: true });
+  });
+
+  it('keeps a document in the set when only the later call that opened it is refunded', async () => {
+    const ft = () => input({ fullText: { docId: 'X', cap: 1 } });
+    const [adder, later] = [ft(), ft()];
+    await store.reserve(adder);
+    const held = await store.reserve(later);
+    await store.refund(refundFor(later, held)!);
+    expect((await peek()).fullText).toBe(1);
+    // A refund repeated changes nothing more.
+    expect(await store.refund(refundFor(later, held)!)).toEqual({ applied: false });
+    expect((await peek()).fullText).toBe(1);
   });
 
   it('refunds a credits-sourced call without touching the monthly quota', async () => {

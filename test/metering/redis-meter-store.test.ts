@@ -48,6 +48,7 @@ describe('RedisMeterStore specifics', () => {
       [
         `${RUN}{acc_k}:d:${windows.dayKey}`,
         `${RUN}{acc_k}:ft:${windows.dayKey}`,
+        `${RUN}{acc_k}:fth:${windows.dayKey}`,
         `${RUN}{acc_k}:ids:legal:${windows.dayKey}`,
         `${RUN}{acc_k}:m:${windows.epochMinute}`,
         `${RUN}{acc_k}:mo:${windows.monthKey}`,
@@ -62,6 +63,8 @@ describe('RedisMeterStore specifics', () => {
     expect(await ttl(`d:${windows.dayKey}`)).toBeGreaterThan(86_400);
     expect(await ttl(`d:${windows.dayKey}`)).toBeLessThanOrEqual(2 * 86_400);
     expect(await ttl(`ft:${windows.dayKey}`)).toBeLessThanOrEqual(2 * 86_400);
+    expect(await ttl(`fth:${windows.dayKey}`)).toBeLessThanOrEqual(2 * 86_400);
+    expect(await ttl(`fth:${windows.dayKey}`)).toBeGreaterThan(86_400);
     expect(await ttl(`mo:${windows.monthKey}`)).toBeLessThanOrEqual(35 * 86_400);
     expect(await ttl(`mo:${windows.monthKey}`)).toBeGreaterThan(4 * 86_400);
     expect(await ttl('rf:rq1')).toBeGreaterThan(600);
@@ -141,6 +144,7 @@ describe('RedisMeterStore specifics', () => {
       `${RUN}{acc_bad}:d:x`,
       `${RUN}{acc_bad}:mo:x`,
       `${RUN}{acc_bad}:ft:x`,
+      `${RUN}{acc_bad}:fth:x`,
     ];
     await expect(RESERVE_SCRIPT.run(redis, keys, ['1,10,10,10,10,0,0,0,3,120,86400', ''])).rejects.toThrow(
       /reserve wants 12 finite numbers/,
