@@ -5,7 +5,7 @@ import { LuaScript } from './lua-script';
  * changes nothing and concurrent requests cannot both take the last unit.
  *
  * KEYS: 1 second window, 2 minute window, 3 day calls, 4 month quota calls, 5 day full-text set,
- *       6 the day's full-text holders (see "Full-text holders" above)
+ *       6 the day's full-text holders (see "Full-text holders" below)
  * ARGV: 1 the numbers, comma-separated: cost, perSecond, perMinute, daily, monthly,
  *         creditsAllowed (1/0), hasDoc (1/0), cap, ttlSecond, ttlMinute, ttlDay, ttlMonth;
  *       2 docId (any text, so on its own)
@@ -30,14 +30,15 @@ export const RESERVE_SOURCE = ['quota', 'credits'] as const;
 export const RESERVE_DOC = ['none', 'added', 'held'] as const;
 
 // Full-text holders. A document in the day's full-text set is given back by a refund only when no
-// call that opened it may have been served. Two calls for the same new document: the first adds it, the second finds it
-// there and is not counted again; if the first is then refunded (an upstream failure, credits that
-// ran out) while the second is served, the document must stay in the set, or the account opens
-// more distinct documents in the day than its cap. So the day's holders hash keeps, per document,
-// 2 × the calls that opened it and were not refunded (the one that added it included; those served
-// are never settled, so they keep it) + 1 once the one that added it was refunded. The document
-// leaves the set when that reaches 1: every call that opened it was refunded. A document with no
-// entry (added before the hash existed) is given back by the call that added it, as before.
+// call that opened it may have been served. Two calls for the same new document: the first adds it,
+// the second finds it there and is not counted again; if the first is then refunded (an upstream
+// failure, credits that ran out) while the second is served, the document must stay in the set, or
+// the account opens more distinct documents in the day than its cap. So the day's holders hash
+// keeps, per document, 2 × the calls that opened it and were not refunded (the one that added it
+// included; those served are never settled, so they keep it) + 1 once the one that added it was
+// refunded. The document leaves the set when that reaches 1: every call that opened it was
+// refunded. A document with no entry (added before the hash existed) is given back by the call that
+// added it, as before.
 
 /** `local OK, CAPPED, … = 0, 1, …`: the codes as Lua constants named after them. */
 const luaCodes = (names: readonly string[]): string =>
