@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { MetricRef } from './deploy-helpers';
-import { DEPLOY_DIR, promqlMetricRefs, unknownMetricProblem } from './deploy-helpers';
+import { DEPLOY_DIR, KNOWN_METRICS, promqlMetricRefs, unknownMetricProblem } from './deploy-helpers';
+import { createGatewayMetrics } from '../../src/observability/gateway-metrics';
 
 interface Target {
   expr?: string;
@@ -117,6 +118,18 @@ describe('PrometheusRule alerts (deploy/k8s/overlays/prod/monitoring.yaml)', () 
       expect(problems).toEqual([]);
     },
   );
+});
+
+describe('the metrics the dashboard and the alerts are checked against', () => {
+  it("are the gateway's own, every one with its labels, and the upstream kit's request counter", () => {
+    const gateway = createGatewayMetrics({ defaultMetrics: false })
+      .registry.getMetricsAsArray()
+      .map((m) => m as unknown as { name: string; labelNames?: string[] });
+    const exported = Object.fromEntries(gateway.map((m) => [m.name, m.labelNames ?? []]));
+    // Each upstream service's own registry (src/upstream-kit/upstream-metrics.ts).
+    exported.lookup_upstream_http_requests_total = ['dataset', 'status'];
+    expect(KNOWN_METRICS).toEqual(exported);
+  });
 });
 
 describe('promqlMetricRefs', () => {
