@@ -95,13 +95,13 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, U
   /** Its turn for a connection (see admission.ts). */
   start(): boolean {
     if (this.done) return false;
-    const left = this.deadline.at - performance.now();
+    const waited = this.sinceCall();
     // Too little of the deadline left to be answered: fail now rather than send and abort.
-    if (left < this.up.minBudgetMs) {
+    if (this.up.timeoutMs - waited < this.up.minBudgetMs) {
       this.fail(this.timedOut('no_connection'));
       return false;
     }
-    this.waitedMs = this.up.timeoutMs - left;
+    this.waitedMs = waited;
     this.started = true;
     const fr = this.fr;
     try {
@@ -195,10 +195,13 @@ class UpstreamCall implements Dispatcher.DispatchHandler, Startable, Expiring, U
     // What undici throws (refused, reset, a header it will not send) is the network's.
     const failure = err instanceof UpstreamFailure ? err : new UpstreamFailure(err.message, 'network', err);
     // Never sent: all of its time was the wait.
-    failure.waitedMs = this.started
-      ? this.waitedMs
-      : this.up.timeoutMs - (this.deadline.at - performance.now());
+    failure.waitedMs = this.started ? this.waitedMs : this.sinceCall();
     this.reject(failure);
+  }
+
+  /** Milliseconds since the call was made (its deadline is timeout_ms after that). */
+  private sinceCall(): number {
+    return this.up.timeoutMs - (this.deadline.at - performance.now());
   }
 
   private over(failed: boolean): void {
