@@ -16,11 +16,11 @@ describe('gateway metrics: series an alert reads exist before their first event'
   it('starts the bulk-lock series of each watched dataset at 0, and no other', async () => {
     const m = createGatewayMetrics({ defaultMetrics: false });
     m.seed({
-      datasets: [
-        { path: 'legal-documents', bulkWatch: true },
-        { path: 'catalogs/statuses', bulkWatch: false },
-      ],
-      upstreams: [],
+      datasets: new Map([
+        ['legal-documents', { path: 'legal-documents', bulkWatch: true }],
+        ['catalogs/statuses', { path: 'catalogs/statuses', bulkWatch: false }],
+      ]),
+      upstreams: new Map(),
     });
     const out = await text(m);
     expect(out).toContain('lookup_bulk_locks_total{dataset="legal-documents"} 0');
@@ -29,9 +29,15 @@ describe('gateway metrics: series an alert reads exist before their first event'
 
   it("starts each upstream's failure series at 0 for every reason, without resetting one already counted", async () => {
     const m = createGatewayMetrics({ defaultMetrics: false });
-    m.seed({ datasets: [], upstreams: ['legal'] });
+    m.seed({ datasets: new Map(), upstreams: new Map([['legal', {}]]) });
     m.upstreamFailures.inc({ upstream: 'legal', reason: 'timeout' });
-    m.seed({ datasets: [], upstreams: ['legal', 'directory'] }); // a reload
+    m.seed({
+      datasets: new Map(),
+      upstreams: new Map([
+        ['legal', {}],
+        ['directory', {}],
+      ]),
+    }); // a reload
     const out = await text(m);
     expect(out).toContain('lookup_upstream_failures_total{upstream="legal",reason="timeout"} 1');
     expect(out).toContain('lookup_upstream_failures_total{upstream="directory",reason="bad_body"} 0');

@@ -38,10 +38,10 @@ export interface GatewayMetrics {
   readUpstreamLoad(source: () => Iterable<readonly [string, UpstreamLoad]>): void;
 }
 
-/** What the per-dataset and per-upstream series are made for: a config's datasets and upstream names. */
+/** What the per-dataset and per-upstream series are made for: a loaded config's datasets and upstreams. */
 export interface MetricsSeed {
-  datasets: Iterable<{ path: string; bulkWatch: boolean }>;
-  upstreams: Iterable<string>;
+  datasets: ReadonlyMap<string, { path: string; bulkWatch: boolean }>;
+  upstreams: ReadonlyMap<string, unknown>;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -182,8 +182,8 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
       loadSource = source;
     },
     seed({ datasets, upstreams }) {
-      for (const ds of datasets) if (ds.bulkWatch) m.bulkLocks.inc({ dataset: ds.path }, 0);
-      for (const upstream of upstreams)
+      for (const ds of datasets.values()) if (ds.bulkWatch) m.bulkLocks.inc({ dataset: ds.path }, 0);
+      for (const upstream of upstreams.keys())
         for (const reason of UPSTREAM_FAILURE_REASONS) m.upstreamFailures.inc({ upstream, reason }, 0);
     },
   };

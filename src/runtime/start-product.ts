@@ -223,7 +223,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   }
   // A cluster's primary says it once for all its workers (main.ts).
   if (!opts.clusterWorker) warnIfShortSecret(secret, logger);
-  metrics.seed({ datasets: config.datasets.values(), upstreams: config.upstreams.keys() });
+  metrics.seed(config);
   const health = new UpstreamHealth(() => config, metrics, logger);
   health.start();
   const adminApp = createAdminApp({
@@ -335,7 +335,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     apply: (next) => {
       config = next;
       gateway.reload(next);
-      metrics.seed({ datasets: next.datasets.values(), upstreams: next.upstreams.keys() });
+      metrics.seed(next);
     },
     metrics,
     logger,
