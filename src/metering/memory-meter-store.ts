@@ -99,7 +99,8 @@ export class MemoryMeterStore implements MeterStore {
       } else if (doc) {
         const holders = this.holdersOf(k.fullText);
         const v = holders?.get(doc.docId);
-        if ((held = v !== undefined)) holders!.set(doc.docId, v + 2);
+        held = v !== undefined;
+        if (held) holders!.set(doc.docId, v! + 2);
       }
     }
     return Promise.resolve({

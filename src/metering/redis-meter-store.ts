@@ -277,6 +277,7 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
   if (!Array.isArray(reply) || reply.length !== 9) throw new Error('unexpected reserve reply');
   const [statusCode, sourceCode, added, second, minute, daily, monthly, ft, credit] = reply as unknown[];
   const status = RESERVE_STATUS[statusCode as number];
+  const doc = RESERVE_DOC[n(added)];
   const usage: Usage = {
     second: n(second),
     minute: n(minute),
@@ -296,8 +297,8 @@ function reserveResult(reply: unknown, w: Windows): ReserveResult {
         ok: true,
         source: RESERVE_SOURCE[sourceCode as number] === 'credits' ? 'credits' : 'quota',
         creditCalls: n(credit),
-        fullTextAdded: RESERVE_DOC[n(added)] === 'added',
-        ...(RESERVE_DOC[n(added)] === 'held' ? { fullTextHeld: true as const } : {}),
+        fullTextAdded: doc === 'added',
+        ...(doc === 'held' ? { fullTextHeld: true as const } : {}),
         ...(status === 'capped' ? { fullTextBlocked: true } : {}),
         shared: true,
         usage,
