@@ -44,4 +44,29 @@ describe('upstream health', () => {
       server.close();
     }
   });
+
+  it('drops the lookup_upstream_up series of an upstream a reload removed, so its alert stops', async () => {
+    const raw = loadRawConfig(join(__dirname, '..', '..', 'config'));
+    // Nothing listens on port 9 of loopback: the upstream is down, as one being removed often is.
+    for (const u of Object.values(raw.upstreams.upstreams)) u.url = 'http://127.0.0.1:9';
+    let config = compileConfig(raw);
+    const metrics = createGatewayMetrics({ defaultMetrics: false });
+    const health = new UpstreamHealth(() => config, metrics);
+    const series = async () =>
+      (await metrics.registry.getSingleMetric('lookup_upstream_up')!.get()).values.map(
+        (v) => `${String(v.labels.upstream)}=${v.value}`,
+      );
+    await health.pollOnce();
+    expect(await series()).toContain('directory=0');
+    const fewer = loadRawConfig(join(__dirname, '..', '..', 'config'));
+    for (const u of Object.values(fewer.upstreams.upstreams)) u.url = 'http://127.0.0.1:9';
+    delete fewer.upstreams.upstreams.directory;
+    fewer.datasets.datasets = fewer.datasets.datasets.filter((d) => d.upstream !== 'directory');
+    config = compileConfig(fewer);
+    await health.pollOnce();
+    const after = await series();
+    expect(after.some((s) => s.startsWith('directory='))).toBe(false);
+    expect(after).toContain('legal=0');
+    expect(health.allUp()).toBe(false);
+  });
 });

@@ -40,6 +40,14 @@ export class UpstreamHealth {
         this.metrics.upstreamUp.set({ upstream: name }, ok ? 1 : 0);
       }),
     );
+    // An upstream a reload removed (often because it was down) leaves no series behind: a 0 kept
+    // for it would hold LookupUpstreamDown firing until every replica restarted.
+    const configured = this.config().upstreams;
+    for (const name of [...this.up.keys()])
+      if (!configured.has(name)) {
+        this.up.delete(name);
+        this.metrics.upstreamUp.remove({ upstream: name });
+      }
   }
 
   allUp(): boolean {
