@@ -44,6 +44,15 @@ process.on('uncaughtExceptionMonitor', (err, origin) =>
 );
 
 async function runProduct(): Promise<void> {
+  // Listened for from the first moment: node's default for SIGHUP ends the process, and a reload
+  // asked while this one starts (a WORKERS=N primary passes every SIGHUP on) is made once it runs.
+  const hup = {
+    asked: false,
+    reload: (): void => {
+      hup.asked = true;
+    },
+  };
+  process.on('SIGHUP', () => hup.reload());
   const product = await startProduct({
     configDir: env.CONFIG_DIR,
     dataDir: env.DATA_DIR,
@@ -65,7 +74,8 @@ async function runProduct(): Promise<void> {
     process.send?.(WORKER_READY);
   }
   exitAfterDrain({}, () => product.shutdown());
-  process.on('SIGHUP', () => product.reloadConfig());
+  hup.reload = () => void product.reloadConfig();
+  if (hup.asked) hup.reload();
 }
 
 /**

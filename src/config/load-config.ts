@@ -58,7 +58,11 @@ function loadFile<S extends z.ZodType>(dir: string, file: string, schema: S): z.
   } catch (err) {
     throw new ConfigError(file, '', `invalid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const res = schema.safeParse(doc ?? {});
+  // An empty file is a truncated one far more often than a wish for every default: gateway.yaml,
+  // whose settings all have defaults, would otherwise reset them all (trusted proxies among them).
+  if (doc === null || doc === undefined)
+    throw new ConfigError(file, '', 'the file is empty (to take every default, write {})');
+  const res = schema.safeParse(doc);
   if (!res.success) {
     const issue = res.error.issues[0]!;
     // A bad name in a map (an upstream, a parameter) says why, not only "Invalid key in record".
@@ -82,6 +86,9 @@ function readablePath(doc: unknown, path: readonly PropertyKey[]): string {
     })
     .join('.');
 }
+
+/** The four files of CONFIG_DIR (DESIGN §3). */
+export const CONFIG_FILES = ['plans.yaml', 'datasets.yaml', 'upstreams.yaml', 'gateway.yaml'] as const;
 
 /** Reads and validates the four YAML files of CONFIG_DIR (DESIGN §3). Cross-file checks are in compileConfig. */
 export function loadRawConfig(dir: string): RawConfig {

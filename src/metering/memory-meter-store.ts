@@ -1,13 +1,22 @@
 import type { Clock } from '../util/clock';
 import { systemClock } from '../util/clock';
 import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import { REFUND_MARKER_TTL_S, distinctTtlSeconds, quotaShare, rejection } from './meter-store';
+import {
+  REFUND_MARKER_TTL_S,
+  distinctTtlSeconds,
+  quotaShare,
+  rejection,
+  windowDaysOption,
+} from './meter-store';
 import type { Windows } from './windows';
 
 export interface MemoryMeterStoreOptions {
   clock?: Clock;
-  /** Bulk-watch detection window; day sets are kept one day longer. */
-  distinctWindowDays?: number;
+  /**
+   * Bulk-watch detection window; day sets are kept one day longer. A function is read at each
+   * write, so a reload's window_days applies to the days recorded from then on.
+   */
+  distinctWindowDays?: number | (() => number);
   /** How often (clock ms) expired entries are swept. */
   sweepIntervalMs?: number;
 }
@@ -27,7 +36,7 @@ export class MemoryMeterStore implements MeterStore {
   /** Sets of ids: exact. */
   readonly distinctError = 0;
   private readonly clock: Clock;
-  private readonly distinctTtlMs: number;
+  private readonly windowDays: () => number;
   private readonly sweepIntervalMs: number;
   private readonly counters = new Map<string, Entry<number>>();
   private readonly sets = new Map<string, Entry<Set<string>>>();
@@ -36,7 +45,7 @@ export class MemoryMeterStore implements MeterStore {
 
   constructor(opts: MemoryMeterStoreOptions = {}) {
     this.clock = opts.clock ?? systemClock;
-    this.distinctTtlMs = distinctTtlSeconds(opts.distinctWindowDays ?? 30) * 1000;
+    this.windowDays = windowDaysOption(opts.distinctWindowDays);
     this.sweepIntervalMs = opts.sweepIntervalMs ?? 10_000;
     this.lastSweep = this.clock.now();
   }
@@ -173,7 +182,7 @@ export class MemoryMeterStore implements MeterStore {
 
   recordIds(accountId: string, dataset: string, dayKey: string, ids: readonly string[]): Promise<void> {
     this.maybeSweep();
-    this.addToSet(idsKey(accountId, dataset, dayKey), ids, this.distinctTtlMs);
+    this.addToSet(idsKey(accountId, dataset, dayKey), ids, distinctTtlSeconds(this.windowDays()) * 1000);
     return Promise.resolve();
   }
 

@@ -206,3 +206,7 @@ export const REFUND_MARKER_TTL_S = 3600;
 
 /** Seconds a bulk-watch day set is kept, for a detection window of windowDays. */
 export const distinctTtlSeconds = (windowDays: number): number => (windowDays + 1) * 86_400;
+
+/** A store's distinctWindowDays option as a function (30 days when unset). */
+export const windowDaysOption = (days: number | (() => number) | undefined): (() => number) =>
+  typeof days === 'function' ? days : () => days ?? 30;

@@ -14,7 +14,13 @@ import {
   reserveTaken,
 } from './meter-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import { HLL_STANDARD_ERROR, REFUND_MARKER_TTL_S, distinctTtlSeconds, rejection } from './meter-store';
+import {
+  HLL_STANDARD_ERROR,
+  REFUND_MARKER_TTL_S,
+  distinctTtlSeconds,
+  rejection,
+  windowDaysOption,
+} from './meter-store';
 import type { Windows } from './windows';
 
 export interface RedisMeterStoreOptions {
@@ -22,8 +28,11 @@ export interface RedisMeterStoreOptions {
   redis: RedisClient;
   /** Namespace for every key, e.g. 'lk:'; must not contain braces (they would move the hash tag). */
   prefix?: string;
-  /** Bulk-watch detection window; HyperLogLog day keys live one day longer. */
-  distinctWindowDays?: number;
+  /**
+   * Bulk-watch detection window; HyperLogLog day keys live one day longer. A function is read at
+   * each write, so a reload's window_days applies to the days recorded from then on.
+   */
+  distinctWindowDays?: number | (() => number);
   /**
    * Every command not answered by then fails with ioredis' timeout error (the failover store then
    * counts locally). The deadlines live in one queue instead of a timer per command, so the client
@@ -55,7 +64,7 @@ export class RedisMeterStore implements MeterStore {
   readonly distinctError = HLL_STANDARD_ERROR;
   private readonly redis: RedisClient;
   private readonly prefix: string;
-  private readonly distinctTtl: number;
+  private readonly windowDays: () => number;
   private readonly deadlines: DeadlineQueue | undefined;
   private readonly numbers = new WeakMap<MeterLimits, ReserveNumbers>();
 
@@ -63,7 +72,7 @@ export class RedisMeterStore implements MeterStore {
     this.redis = opts.redis;
     this.prefix = opts.prefix ?? 'lk:';
     if (/[{}]/.test(this.prefix)) throw new Error('meter key prefix must not contain braces');
-    this.distinctTtl = distinctTtlSeconds(opts.distinctWindowDays ?? 30);
+    this.windowDays = windowDaysOption(opts.distinctWindowDays);
     this.deadlines =
       opts.commandTimeoutMs === undefined ? undefined : createDeadlineQueue(opts.commandTimeoutMs);
   }
@@ -208,7 +217,7 @@ export class RedisMeterStore implements MeterStore {
         this.redis
           .pipeline()
           .pfadd(key, ...ids)
-          .expire(key, this.distinctTtl)
+          .expire(key, distinctTtlSeconds(this.windowDays()))
           .exec(),
       ),
       2,
@@ -238,7 +247,7 @@ export class RedisMeterStore implements MeterStore {
     const p = this.redis
       .pipeline()
       .pfadd(key, ...ids)
-      .expire(key, this.distinctTtl);
+      .expire(key, distinctTtlSeconds(this.windowDays()));
     if (dayKeys.length === 0) {
       results(await this.timed(p.exec()), 2);
       return 0;

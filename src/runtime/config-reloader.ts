@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '../config/compile-config';
-import { loadConfig } from './config-source';
+import { configFingerprint, loadConfig } from './config-source';
 import { startOnlyChanges } from '../config/start-only';
 import type { GatewayMetrics } from '../observability/gateway-metrics';
 import type { Logger } from '../util/logger';
@@ -8,24 +8,36 @@ export interface ConfigReloaderOptions {
   configDir: string;
   /** The configuration the process started with: start-only settings are compared with it. */
   started: RuntimeConfig;
+  /** configFingerprint of the files `started` was read from, taken before reading them. */
+  startedFingerprint: string;
   /** Why `next` cannot be taken on this process, one reason each (e.g. a built-in upstream moved). */
-  refusals: (next: RuntimeConfig) => string[];
+  refusals: (next: RuntimeConfig) => Promise<string[]>;
   /** Puts `next` in place everywhere it is read. */
   apply: (next: RuntimeConfig) => void;
   metrics: GatewayMetrics;
   logger: Logger;
 }
 
-/**
- * Reads CONFIG_DIR again and swaps the configuration when the whole of it is valid; otherwise the
- * previous one keeps serving and the reason is logged. True when the new one was taken.
- */
-export function createConfigReloader(opts: ConfigReloaderOptions): () => boolean {
+export interface ConfigReloader {
+  /**
+   * Reads CONFIG_DIR again and swaps the configuration when the whole of it is valid; otherwise the
+   * previous one keeps serving and the reason is logged. Resolves true when the new one was taken.
+   * Reloads run one at a time, in the order asked.
+   */
+  reload(): Promise<boolean>;
+  /** Whether the files differ from the ones last read, by a start or a reload, taken or refused. */
+  changed(): boolean;
+}
+
+export function createConfigReloader(opts: ConfigReloaderOptions): ConfigReloader {
   const { metrics, logger } = opts;
-  return () => {
+  let lastRead = opts.startedFingerprint;
+  const once = async (): Promise<boolean> => {
     try {
+      // Taken before the read: files changed during it differ from it, and are read again.
+      lastRead = configFingerprint(opts.configDir);
       const next = loadConfig(opts.configDir);
-      const broken = opts.refusals(next);
+      const broken = await opts.refusals(next);
       if (broken.length > 0) throw new Error(broken.join('; '));
       opts.apply(next);
       metrics.configReloads.inc({ result: 'success' });
@@ -44,5 +56,10 @@ export function createConfigReloader(opts: ConfigReloaderOptions): () => boolean
       logger.error({ err: (err as Error).message }, 'configuration reload refused; keeping the previous one');
       return false;
     }
+  };
+  let queue: Promise<boolean> = Promise.resolve(true);
+  return {
+    reload: () => (queue = queue.then(once)),
+    changed: () => configFingerprint(opts.configDir) !== lastRead,
   };
 }

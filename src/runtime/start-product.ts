@@ -27,7 +27,7 @@ import type { Logger } from '../util/logger';
 import { drainServers } from '../util/drain-servers';
 import { createLogger } from '../util/logger';
 import { embeddedAdminSecret, signAdminToken, warnIfShortSecret } from './admin-secret';
-import { loadConfig, watchConfigDir } from './config-source';
+import { configFingerprint, loadConfig, watchConfigDir } from './config-source';
 import { createDemoAccounts, findDemoAccounts } from './demo-accounts';
 import { localUpstreamPorts, startLocalUpstreams } from './local-upstreams';
 import { startBanner } from './start-banner';
@@ -36,6 +36,7 @@ import { UpstreamHealth } from './upstream-health';
 import { checkPortsFree, listen } from './listen';
 import type { WantedPort } from './listen';
 import { createConfigReloader } from './config-reloader';
+import { removedPlansInUse } from './plans-in-use';
 import { refundReports } from './refund-reports';
 import { createProcessState } from '../gateway/process-state';
 
@@ -54,6 +55,8 @@ export interface ProductOptions {
   /** Where the start banner (demo keys or accounts, admin token) goes; never the log. */
   print?: (text: string) => void;
   watchConfig?: boolean;
+  /** How often CONFIG_DIR's files are compared besides the watch (config-source.ts); 10 s by default. */
+  configPollMs?: number;
   /** A node:cluster worker (WORKERS=N): /metrics serves every worker's metrics, through the primary. */
   clusterWorker?: boolean;
   /** Seed the built-in upstreams it runs with sample data on their first start (default true). */
@@ -86,7 +89,7 @@ export interface RunningProduct {
   db: Db;
   gateway: GatewayApp;
   /** Validates CONFIG_DIR again and swaps it in; an invalid one keeps the old and says why. */
-  reloadConfig(): boolean;
+  reloadConfig(): Promise<boolean>;
   shutdown(): Promise<void>;
 }
 
@@ -108,6 +111,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? createLogger(opts.logLevel ?? 'info');
   const print = opts.print ?? ((t: string) => process.stdout.write(t));
+  // Taken before the read: an edit made while the process starts is then seen once the watch begins.
+  const startedFingerprint = configFingerprint(opts.configDir);
   let config: RuntimeConfig = loadConfig(opts.configDir);
   /** The last reload of CONFIG_DIR was refused (the previous configuration still serves). */
   let reloadFailing = false;
@@ -143,6 +148,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const stores = createCounterStores({
     redisUrl: opts.redisUrl,
     gateway: config.raw.gateway,
+    windowDays: () => config.raw.gateway.bulk_watch.window_days,
     clock,
     logger,
     metrics,
@@ -328,10 +334,14 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   if (banner) print(banner);
   logger.info({ port, admin_port: adminPort, embedded, upstreams: upstreams.names }, 'lookup api started');
 
-  const reload = createConfigReloader({
+  const reloader = createConfigReloader({
     configDir: opts.configDir,
     started: config,
-    refusals: (next) => upstreams.movedBy(next),
+    startedFingerprint,
+    refusals: async (next) => [
+      ...upstreams.movedBy(next),
+      ...(await removedPlansInUse(accounts, config, next)),
+    ],
     apply: (next) => {
       config = next;
       gateway.reload(next);
@@ -340,12 +350,18 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     metrics,
     logger,
   });
-  const reloadConfig = (): boolean => {
-    reloadFailing = !reload();
-    return !reloadFailing;
+  const reloadConfig = async (): Promise<boolean> => {
+    const taken = await reloader.reload();
+    reloadFailing = !taken;
+    return taken;
   };
   const stopWatch =
-    opts.watchConfig === false ? () => undefined : watchConfigDir(opts.configDir, reloadConfig);
+    opts.watchConfig === false
+      ? () => undefined
+      : watchConfigDir(opts.configDir, () => void reloadConfig(), {
+          changed: () => reloader.changed(),
+          pollMs: opts.configPollMs,
+        });
 
   const shutdown = async (): Promise<void> => {
     draining = true;

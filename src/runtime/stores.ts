@@ -33,8 +33,11 @@ export function createCounterStores(opts: {
   metrics: GatewayMetrics;
   /** In-process counters only: kept in this file across restarts (the embedded default's DATA_DIR). */
   countersFile?: string;
+  /** The bulk watch's window_days now (a reload changes it); gateway's value when unset. */
+  windowDays?: () => number;
 }): CounterStores {
-  const windowDays = opts.gateway.bulk_watch.window_days;
+  // Read at each write: a reload's window_days is kept for as long as it asks.
+  const windowDays = opts.windowDays ?? ((): number => opts.gateway.bulk_watch.window_days);
   // A Redis command not answered by then fails; the meter store then falls back (store_failure).
   const commandTimeoutMs = opts.gateway.store_timeout_ms;
   if (!opts.redisUrl) {

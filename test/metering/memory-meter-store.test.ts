@@ -3,6 +3,18 @@ import { computeWindows } from '../../src/metering/windows';
 import { ManualClock } from '../../src/util/clock';
 
 describe('MemoryMeterStore specifics', () => {
+  it("keeps a day's record ids for the window_days of the moment they are written (a reload changes it)", async () => {
+    const clock = new ManualClock(Date.parse('2026-11-01T03:00:00Z'));
+    let days = 2;
+    const store = new MemoryMeterStore({ clock, distinctWindowDays: () => days, sweepIntervalMs: 1000 });
+    await store.recordIds('acc_w', 'legal', '2026-11-01', ['a']);
+    days = 10;
+    await store.recordIds('acc_w', 'legal', '2026-11-02', ['b']);
+    clock.advance(5 * 86_400_000);
+    // Past the first day's 3 days, within the second's 11.
+    expect(await store.countDistinct('acc_w', 'legal', ['2026-11-01', '2026-11-02'])).toBe(1);
+  });
+
   it('stays bounded: expired windows, days, markers and id sets are swept', async () => {
     const clock = new ManualClock(Date.parse('2026-11-14T03:00:00Z'));
     const store = new MemoryMeterStore({ clock, distinctWindowDays: 2, sweepIntervalMs: 1000 });

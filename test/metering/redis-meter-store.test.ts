@@ -22,6 +22,18 @@ describe('RedisMeterStore specifics', () => {
   const windows = computeWindows(Date.now(), 'Asia/Ho_Chi_Minh');
   const store = () => new RedisMeterStore({ redis, prefix: RUN, distinctWindowDays: 30 });
 
+  it("keeps a day's record ids for the window_days of the moment they are written (a reload changes it)", async () => {
+    let days = 30;
+    const s = new RedisMeterStore({ redis, prefix: RUN, distinctWindowDays: () => days });
+    await s.recordIds('acc_w', 'legal', '2026-11-01', ['a']);
+    expect(await redis.ttl(`${RUN}{acc_w}:ids:legal:2026-11-01`)).toBeGreaterThan(30 * 86_400);
+    days = 90;
+    await s.recordAndCount('acc_w', 'legal', '2026-11-02', ['b'], ['2026-11-01', '2026-11-02']);
+    expect(await redis.ttl(`${RUN}{acc_w}:ids:legal:2026-11-02`)).toBeGreaterThan(90 * 86_400);
+    expect(await redis.ttl(`${RUN}{acc_w}:ids:legal:2026-11-01`)).toBeLessThanOrEqual(31 * 86_400);
+    await redis.del(`${RUN}{acc_w}:ids:legal:2026-11-01`, `${RUN}{acc_w}:ids:legal:2026-11-02`);
+  });
+
   it('keeps every key of an account under one hash tag, each with a TTL', async () => {
     const s = store();
     const res = await s.reserve({

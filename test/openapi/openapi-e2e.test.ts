@@ -237,7 +237,7 @@ describe('the document follows the registry', () => {
       secret_note: { min_plan: enterprise }
 `,
     );
-    expect(e.product.reloadConfig()).toBe(true);
+    expect(await e.product.reloadConfig()).toBe(true);
     const res = await httpGet(e.base, '/v1/openapi.json');
     validator.expectMatchesOpenApi(res, 'get', '/v1/openapi.json');
     const doc = res.body as {
