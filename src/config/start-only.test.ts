@@ -27,4 +27,13 @@ describe('settings a reload cannot change', () => {
     });
     expect(startOnlyChanges(load(), next)).toEqual(['port', 'store_failure', 'key_cache']);
   });
+
+  it('does not name a port the environment sets (PORT, ADMIN_PORT), whose file value is not used', () => {
+    const next = load((raw) => {
+      raw.gateway.port += 1;
+      raw.gateway.admin_port += 1;
+    });
+    expect(startOnlyChanges(load(), next, ['port'])).toEqual(['admin_port']);
+    expect(startOnlyChanges(load(), next, ['port', 'admin_port'])).toEqual([]);
+  });
 });

@@ -16,7 +16,17 @@ export const START_ONLY_SETTINGS = [
   'upstream_memory_mb',
 ] as const;
 
-/** The start-only settings in which `next` differs from the configuration the process started with. */
-export function startOnlyChanges(started: RuntimeConfig, next: RuntimeConfig): string[] {
-  return START_ONLY_SETTINGS.filter((k) => !isDeepStrictEqual(started.raw.gateway[k], next.raw.gateway[k]));
+/**
+ * The start-only settings in which `next` differs from the configuration the process started with.
+ * `overridden` names those the environment sets instead (PORT, ADMIN_PORT): the file's value is
+ * not used now and will not be at the next start either, so it is not named.
+ */
+export function startOnlyChanges(
+  started: RuntimeConfig,
+  next: RuntimeConfig,
+  overridden: readonly string[] = [],
+): string[] {
+  return START_ONLY_SETTINGS.filter(
+    (k) => !overridden.includes(k) && !isDeepStrictEqual(started.raw.gateway[k], next.raw.gateway[k]),
+  );
 }

@@ -8,6 +8,8 @@ export interface ConfigReloaderOptions {
   configDir: string;
   /** The configuration the process started with: start-only settings are compared with it. */
   started: RuntimeConfig;
+  /** Start-only settings the environment overrides (PORT, ADMIN_PORT): never named as changed. */
+  overridden?: readonly string[];
   /** configFingerprint of the files `started` was read from, taken before reading them. */
   startedFingerprint: string;
   /** Why `next` cannot be taken on this process, one reason each (e.g. a built-in upstream moved). */
@@ -42,7 +44,7 @@ export function createConfigReloader(opts: ConfigReloaderOptions): ConfigReloade
       opts.apply(next);
       metrics.configReloads.inc({ result: 'success' });
       metrics.configReloadFailing.set(0);
-      const atStart = startOnlyChanges(opts.started, next);
+      const atStart = startOnlyChanges(opts.started, next, opts.overridden);
       if (atStart.length === 0) logger.info('configuration reloaded');
       else
         logger.warn(

@@ -337,6 +337,10 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const reloader = createConfigReloader({
     configDir: opts.configDir,
     started: config,
+    overridden: [
+      ...(opts.port !== undefined ? ['port'] : []),
+      ...(opts.adminPort !== undefined ? ['admin_port'] : []),
+    ],
     startedFingerprint,
     refusals: async (next) => [
       ...upstreams.movedBy(next),
