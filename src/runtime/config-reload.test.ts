@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { capturedLog } from '../../test/support/captured-log';
 import { copyConfig, httpGet, startE2eProduct, testProductOptions } from '../../test/openapi/e2e-support';
 import type { E2eProduct } from '../../test/openapi/e2e-support';
 import { startProduct } from './start-product';
@@ -115,4 +116,22 @@ describe('the files watched', () => {
     edit(configDir, 'per_page_max: 7,', 'per_page_max: 9,');
     expect(await until(async () => (await perPage(base, proKey)) === 9, 15_000)).toBe(true);
   });
+});
+
+describe('a start with accounts on a plan plans.yaml no longer has', () => {
+  it('warns, naming the plan, its accounts and the plan they are served as', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lookup-offplan-'));
+    try {
+      const configDir = await copyConfig(root);
+      await (await startProduct(testProductOptions(root, configDir))).shutdown();
+      const plansFile = join(configDir, 'plans.yaml');
+      writeFileSync(plansFile, readFileSync(plansFile, 'utf8').replace(/^ {2}enterprise:.*\n/m, ''));
+      const { logger, lines } = capturedLog();
+      await (await startProduct({ ...testProductOptions(root, configDir), logger })).shutdown();
+      const warning = lines.find((l) => String(l.msg).startsWith('accounts are on plans'));
+      expect(warning).toMatchObject({ plans: { enterprise: 1 }, served_as: 'free' });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -36,7 +36,7 @@ import { UpstreamHealth } from './upstream-health';
 import { checkPortsFree, listen } from './listen';
 import type { WantedPort } from './listen';
 import { createConfigReloader } from './config-reloader';
-import { removedPlansInUse } from './plans-in-use';
+import { removedPlansInUse, warnAccountsOffPlans } from './plans-in-use';
 import { refundReports } from './refund-reports';
 import { createProcessState } from '../gateway/process-state';
 
@@ -322,6 +322,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const port = await listen(publicServer, publicPort, 'PORT, or gateway.yaml port');
   const adminPort = await listen(adminServer, adminPortWanted, 'ADMIN_PORT, or gateway.yaml admin_port');
 
+  await warnAccountsOffPlans(accounts, config, logger);
   const created = embedded ? await createDemoAccounts(accounts, config) : undefined;
   const existing = embedded && !created ? await findDemoAccounts(accounts, config) : undefined;
   // The embedded secret's holder is whoever runs this start; an operator's secret is theirs to sign
