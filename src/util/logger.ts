@@ -61,12 +61,20 @@ export function batchedDestination(dest: number | string = 1): BatchedDestinatio
     contentMode: 'buffer',
   });
   // In buffer mode the stream's write takes bytes; its types only describe the string mode.
-  const writeBytes = boom.write.bind(boom) as unknown as (bytes: Buffer) => boolean;
+  const bytes = boom as unknown as { write(bytes: Buffer): boolean };
   const utf8 = createUtf8Encoder();
   return {
-    write: (line) => writeBytes(utf8.encode(line)),
+    // Looked up on each call: once the reader is gone (EPIPE), pino replaces write and flushSync
+    // with no-ops, and lines are dropped instead of piling up in the batch.
+    write: (line) => bytes.write(utf8.encode(line)),
     flush: (cb) => boom.flush(cb),
-    flushSync: () => boom.flushSync(),
+    flushSync: () => {
+      // sonic-boom 4's flushSync retries a failed write forever, EPIPE included, which hung the
+      // exit of a process whose output pipe had closed. One write through flush() first: a broken
+      // pipe fails there as an error event, and pino's handler makes flushSync a no-op.
+      boom.flush();
+      boom.flushSync();
+    },
     end: () => boom.end(),
   };
 }
