@@ -1,7 +1,7 @@
 import type { AccountRepo } from '../accounts/account-repo';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { MeterStore } from '../metering/meter-store';
-import { computeWindows } from '../metering/windows';
+import { computeWindows, dayKeysBack } from '../metering/windows';
 import type { GatewayMetrics } from '../observability/gateway-metrics';
 import type { InvalidationBus } from '../stores/invalidation-bus';
 import type { Clock } from '../util/clock';
@@ -28,8 +28,6 @@ export interface WatchedShare {
   threshold: number | null;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * Standard errors of the distinct count (MeterStore.distinctError) a count must be past the
  * threshold to lock: an account exactly at the threshold is locked by the estimate's error alone
@@ -43,15 +41,20 @@ const LOCK_MARGIN_ERRORS = 3;
  * the account is locked for lock_hours, durably in the database, and every replica is told.
  */
 export class BulkWatch {
+  /** The last day keys made, kept while the day and the length stay the same. */
+  private lastKeys: readonly string[] = [];
+
   constructor(private readonly deps: BulkWatchDeps) {}
 
-  /** The window's day keys in the service time zone, today first. */
-  dayKeys(nowMs: number, days = this.deps.config().raw.gateway.bulk_watch.window_days): string[] {
-    const { timezone } = this.deps.config().raw.plans;
-    const keys = new Set<string>();
-    for (let i = 0; keys.size < days && i < days + 2; i++)
-      keys.add(computeWindows(nowMs - i * DAY_MS, timezone).dayKey);
-    return [...keys];
+  /**
+   * The window's day keys in the service time zone, today first. Every watched call reads them:
+   * they are made once a day (and when window_days changes), not by a zone lookup per day per call,
+   * which cost a watched call more than the rest of the gateway's work.
+   */
+  dayKeys(nowMs: number, days = this.deps.config().raw.gateway.bulk_watch.window_days): readonly string[] {
+    const today = computeWindows(nowMs, this.deps.config().raw.plans.timezone).dayKey;
+    if (this.lastKeys[0] !== today || this.lastKeys.length !== days) this.lastKeys = dayKeysBack(today, days);
+    return this.lastKeys;
   }
 
   /**

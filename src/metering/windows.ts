@@ -62,6 +62,20 @@ function spanAt(nowMs: number, timeZone: string): ZoneSpan {
   return span;
 }
 
+/**
+ * The `days` calendar days ending with dayKey (YYYY-MM-DD), newest first. Calendar dates follow one
+ * another whatever the zone's offsets do, so this is date arithmetic, with no zone lookup.
+ */
+export function dayKeysBack(dayKey: string, days: number): string[] {
+  const [y, m, d] = dayKey.split('-').map(Number) as [number, number, number];
+  const keys: string[] = [];
+  for (let i = 0; i < days; i++) {
+    const date = new Date(Date.UTC(y, m - 1, d - i));
+    keys.push(dateKey(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()));
+  }
+  return keys;
+}
+
 const ceilSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 /** Windows for nowMs in an IANA zone. Cheap on the hot path: zone arithmetic is redone once per local day. */

@@ -1,4 +1,4 @@
-import { computeWindows } from '../../src/metering/windows';
+import { computeWindows, dayKeysBack } from '../../src/metering/windows';
 
 const HCM = 'Asia/Ho_Chi_Minh';
 const at = (iso: string) => Date.parse(iso);
@@ -132,5 +132,25 @@ describe('computeWindows', () => {
     expect(w.ttl.minute).toBeGreaterThan(60);
     expect(w.ttl.day).toBe(2 * 86_400);
     expect(w.ttl.month).toBe(35 * 86_400);
+  });
+});
+
+describe('the calendar days back from a day key', () => {
+  it('crosses months, years and a leap day, newest first', () => {
+    expect(dayKeysBack('2028-03-02', 4)).toEqual(['2028-03-02', '2028-03-01', '2028-02-29', '2028-02-28']);
+    expect(dayKeysBack('2027-01-01', 2)).toEqual(['2027-01-01', '2026-12-31']);
+    expect(dayKeysBack('2026-11-30', 0)).toEqual([]);
+  });
+
+  it('are the local dates of the last 30 days, in a zone with summer time too', () => {
+    for (const zone of ['Asia/Ho_Chi_Minh', 'Europe/Berlin', 'America/New_York']) {
+      for (const iso of ['2026-03-29T22:30:00Z', '2026-11-02T04:30:00Z', '2026-11-30T16:59:59Z']) {
+        const now = Date.parse(iso);
+        // Hour by hour, no local date is skipped: a summer-time change moves the clock by an hour.
+        const seen = new Set<string>();
+        for (let t = now; seen.size < 31; t -= 3_600_000) seen.add(computeWindows(t, zone).dayKey);
+        expect(dayKeysBack(computeWindows(now, zone).dayKey, 30)).toEqual([...seen].slice(0, 30));
+      }
+    }
   });
 });
