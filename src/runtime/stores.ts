@@ -33,11 +33,13 @@ export function createCounterStores(opts: {
   metrics: GatewayMetrics;
   /** In-process counters only: kept in this file across restarts (the embedded default's DATA_DIR). */
   countersFile?: string;
-  /** The bulk watch's window_days now (a reload changes it); gateway's value when unset. */
-  windowDays?: () => number;
+  /**
+   * The bulk watch's window_days now, read at each write: a reload changes it (`gateway` holds the
+   * start-only settings, read once).
+   */
+  windowDays: () => number;
 }): CounterStores {
-  // Read at each write: a reload's window_days is kept for as long as it asks.
-  const windowDays = opts.windowDays ?? ((): number => opts.gateway.bulk_watch.window_days);
+  const { windowDays } = opts;
   // A Redis command not answered by then fails; the meter store then falls back (store_failure).
   const commandTimeoutMs = opts.gateway.store_timeout_ms;
   if (!opts.redisUrl) {

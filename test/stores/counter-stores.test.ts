@@ -21,9 +21,11 @@ function onPrivateRedis(gateway: Record<string, unknown>): {
   let stores: CounterStores;
   beforeAll(async () => {
     server = await PrivateRedis.start();
+    const settings = gatewayFileSchema.parse(gateway);
     stores = createCounterStores({
       redisUrl: server.url,
-      gateway: gatewayFileSchema.parse(gateway),
+      gateway: settings,
+      windowDays: () => settings.bulk_watch.window_days,
       clock: systemClock,
       logger: silentLogger(),
       metrics: createGatewayMetrics({ defaultMetrics: false }),
