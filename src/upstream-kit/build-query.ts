@@ -127,7 +127,7 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
   const raw = nonEmpty(singleValue(query, s.param));
   if (raw === undefined) return undefined;
   parseParam(s.param, raw, { type: 'string', maxLength: s.maxLength ?? 200 });
-  const exprs = mode.columns.map(foldedExpr);
+  const exprs = mode.columns.map((c, i) => mode.folded?.[i] ?? foldedExpr(c));
   const anyColumn = (pattern: string): string => {
     const p = b.bind(pattern);
     return '(' + exprs.map((e) => `${e} LIKE ${p}`).join(' OR ') + ')';

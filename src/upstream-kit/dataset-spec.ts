@@ -43,6 +43,12 @@ export interface SearchMode {
    * expression is used.
    */
   vectors?: readonly string[];
+  /**
+   * Stored text columns, one per column, holding foldedExpr(col); without them that expression is
+   * used. The relevance order compares the first on every matching row, so a short q over a large
+   * table folds no row at request time.
+   */
+  folded?: readonly string[];
   /** For `prefix`: answer the exact total from per-term bitmaps instead of counting rows. */
   bitmapCount?: BitmapCountSpec;
 }

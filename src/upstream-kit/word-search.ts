@@ -1,4 +1,4 @@
-import type { DatasetSpec, SearchSpec, SortContext } from './dataset-spec';
+import type { DatasetSpec, SearchMode, SearchSpec, SortContext } from './dataset-spec';
 import { relevanceOrder } from './relevance';
 
 /**
@@ -6,16 +6,18 @@ import { relevanceOrder } from './relevance';
  * columns (diacritics and case folded, punctuation ignored: "ha" finds Hà Nội, not every "Thành
  * phố" or "Thừa phát lại"; "Huế." finds Huế). Best first: records whose first column holds every
  * word, then that column equal to the keywords, starting with them, holding them as a phrase,
- * shorter ones, then `order`. Without q, `order`.
+ * shorter ones, then `order`. Without q, `order`. `stored` names columns that hold the folded
+ * text and the words, so that neither is computed per row at request time (see SearchMode).
  */
 export function wordPrefixSearch(
   columns: readonly string[],
   order: string,
+  stored: Pick<SearchMode, 'folded' | 'vectors'> = {},
 ): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> {
   const search: SearchSpec = {
     param: 'q',
     defaultMode: 'name',
-    modes: { name: { columns, match: 'prefix' } },
+    modes: { name: { columns, match: 'prefix', ...stored } },
   };
   const orderBy = (ctx: SortContext): string =>
     ctx.matchesFirstColumn ? `(${ctx.matchesFirstColumn}) DESC, ${relevanceOrder(ctx, order)}` : order;

@@ -4,7 +4,7 @@ import { unitId } from '../support/admin-unit-ids';
 import { migrate } from '../../src/db/migrate';
 import { adminUnitsUpstream } from '../../src/upstreams/admin-units/admin-units-upstream';
 import { TEST_DATABASES } from '../support/databases';
-import { registry, startUpstream } from './upstream-harness';
+import { registry, startUpstream, storedSearchMismatches } from './upstream-harness';
 import type { Harness } from './upstream-harness';
 
 // Known places: central Hanoi (Hoàn Kiếm lake), District 1 of Ho Chi Minh City, central Da Nang.
@@ -436,6 +436,14 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       await adminUnitsUpstream.seed(h.db, { seed: 99, scale: 2 });
       expect(Number(await count())).toBe(before);
       expect(before).toBe(3321 + 10604 + 10052);
+    });
+
+    it('stores every searched name folded and split into words exactly as the search kit does', async () => {
+      const vi = ['name', 'full_name'];
+      expect(await storedSearchMismatches(h.db, 'admin_provinces', [...vi, 'full_name_en'])).toBe(0);
+      expect(await storedSearchMismatches(h.db, 'admin_wards', [...vi, 'full_name_en'])).toBe(0);
+      expect(await storedSearchMismatches(h.db, 'admin_legacy_provinces', vi)).toBe(0);
+      expect(await storedSearchMismatches(h.db, 'admin_legacy_wards', vi)).toBe(0);
     });
 
     it('answers /healthz once the boundary index is built', async () => {

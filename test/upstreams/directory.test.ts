@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { directoryUpstream } from '../../src/upstreams/directory/directory-upstream';
 import { TEST_DATABASES } from '../support/databases';
-import { fold, hasWordStarting, registry, startUpstream } from './upstream-harness';
+import { fold, hasWordStarting, registry, startUpstream, storedSearchMismatches } from './upstream-harness';
 import type { Harness } from './upstream-harness';
 
 const LIST_FIELDS = ['id', 'tax_code', 'name', 'address', 'province_name', 'ward_name', 'is_active'];
@@ -52,6 +52,10 @@ describe.each(TEST_DATABASES)('directory upstream on $name', (tdb) => {
       /lookup_upstream_http_requests_total\{dataset="bailiff-offices",status="404"\} [1-9]/,
     );
     expect(text).toContain('process_cpu_seconds_total');
+  });
+
+  it('stores every name folded and split into words exactly as the search kit does', async () => {
+    expect(await storedSearchMismatches(h.db, 'directory_organisations', ['name'])).toBe(0);
   });
 
   describe('datasets', () => {

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
 import type { BuiltinUpstream } from '../../src/upstreams/builtin-upstreams';
-import { foldText } from '../../src/upstream-kit';
+import { foldText, foldedExpr, wordVectorExpr } from '../../src/upstream-kit';
 import type { Clock } from '../../src/util/clock';
 import { projectRoot } from '../../src/util/project-root';
 import { silentLogger } from '../../src/util/logger';
@@ -50,3 +50,23 @@ export const hasWordStarting = (text: string, prefix: string): boolean =>
   fold(text)
     .split(/\s+/)
     .some((w) => w.startsWith(prefix));
+
+/**
+ * Rows of `table` whose stored search columns (name_folded, <column>_words) differ from what the
+ * search kit's expressions compute from the text: a migration and the kit must agree, or a search
+ * misses what its words promise.
+ */
+export async function storedSearchMismatches(
+  db: Db,
+  table: string,
+  columns: readonly string[],
+): Promise<number> {
+  const differs = [
+    `name_folded IS DISTINCT FROM ${foldedExpr('name')}`,
+    ...columns.map((c) => `${c}_words IS DISTINCT FROM ${wordVectorExpr(c)}`),
+  ];
+  const r = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${table} WHERE ${differs.join(' OR ')}`,
+  );
+  return Number(r.rows[0]!.n);
+}

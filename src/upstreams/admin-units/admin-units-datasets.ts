@@ -26,11 +26,15 @@ const linked = (sql: (p: string) => string): FilterSpec => ({
  * q: every word starts a word of the name, the Vietnamese full name or the English one (see
  * wordPrefixSearch): "phu an" finds Phú An first, not every Phường with an "an" somewhere.
  */
-const byName = (alias: string, english: boolean): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> =>
-  wordPrefixSearch(
-    [`${alias}.name`, `${alias}.full_name`, ...(english ? [`${alias}.full_name_en`] : [])],
+const byName = (alias: string, english: boolean): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> => {
+  const columns = ['name', 'full_name', ...(english ? ['full_name_en'] : [])];
+  // Stored by migrations/admin-units/005_stored_name_words.sql.
+  return wordPrefixSearch(
+    columns.map((c) => `${alias}.${c}`),
     `${alias}.code`,
+    { folded: [`${alias}.name_folded`], vectors: columns.map((c) => `${alias}.${c}_words`) },
   );
+};
 
 /** The 34 provinces after 1 July 2025. */
 export const provinces: DatasetSpec = {

@@ -34,7 +34,8 @@ export function directoryDataset(path: string, idPrefix: string): DatasetSpec {
       ward_code: eq('o.ward_code', { type: 'string', maxLength: 10 }),
       is_active: eq('o.is_active', { type: 'boolean' }),
     },
-    ...wordPrefixSearch(['o.name'], 'o.name, o.id'),
+    // Stored by migrations/directory/003_stored_name_words.sql.
+    ...wordPrefixSearch(['o.name'], 'o.name, o.id', { folded: ['o.name_folded'], vectors: ['o.name_words'] }),
   };
 }
 
