@@ -1,6 +1,13 @@
 import { bitmapCountQuery } from './bitmap-count';
 import type { DatasetSpec, ParamValue, SearchMode, SortContext, SortOption } from './dataset-spec';
-import { escapeLike, foldedExpr, foldText, keywordWords, wordVectorExpr } from './normalize-keyword';
+import {
+  escapeLike,
+  foldedExpr,
+  foldText,
+  keywordWords,
+  typedKeywords,
+  wordVectorExpr,
+} from './normalize-keyword';
 import { parseParam, singleValue } from './parse-params';
 import type { RawQuery } from './parse-params';
 import { invalidParam } from './upstream-error';
@@ -80,6 +87,7 @@ export function buildListQuery(
     bind: (v) => b.bind(v),
     keywords: search?.keywords,
     searchedExpr: search?.expr,
+    ...(search?.typed ? { typed: search.typed, searchedColumn: search.mode.columns[0] } : {}),
     matchesFirstColumn: search?.firstColumn,
   };
   const sort = chooseSort(spec, query, ctx, search?.modeName);
@@ -111,6 +119,8 @@ interface BuiltSearch {
   terms?: string[];
   /** A `prefix` search's condition on its first column alone (see SortContext.matchesFirstColumn). */
   firstColumn?: string;
+  /** A `prefix` search's words as typed, when they carry diacritics (see SortContext.typed). */
+  typed?: string;
 }
 
 function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch | undefined {
@@ -143,7 +153,9 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
     const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
     const matches = vectors.map((v) => `${v} @@ to_tsquery('simple'::regconfig, ${tsq})`);
     const conds = ['(' + matches.join(' OR ') + ')'];
-    return { conds, keywords: terms.join(' '), expr, mode, modeName, terms, firstColumn: matches[0] };
+    const keywords = terms.join(' ');
+    const typed = typedKeywords(raw, keywords);
+    return { conds, keywords, expr, mode, modeName, terms, firstColumn: matches[0], typed };
   }
   const words = keywordWords(raw);
   const keywords = mode.match === 'words' ? words.join(' ') : foldText(raw).trim();

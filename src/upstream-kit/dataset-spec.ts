@@ -89,6 +89,10 @@ export interface SortContext {
   keywords?: string;
   /** SQL expression of the first searched column, folded the way keywords are. */
   searchedExpr?: string;
+  /** For a `prefix` search whose q carries diacritics: its words as typed (see typedKeywords). */
+  typed?: string;
+  /** The first searched column as stored, diacritics kept; set with `typed`. */
+  searchedColumn?: string;
   /** For a `prefix` search: the SQL condition that the first searched column alone holds every word. */
   matchesFirstColumn?: string;
 }

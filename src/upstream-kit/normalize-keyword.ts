@@ -14,6 +14,21 @@ export function foldText(text: string): string {
   );
 }
 
+/**
+ * The words of q as typed, diacritics kept (NFC, lower case, joined by single spaces), for ranking
+ * names spelled that way first. Undefined when q carries no diacritics, or when its words fold to
+ * other words than `keywords` (a `prefix` search's folded terms): the folded order then says all.
+ */
+export function typedKeywords(raw: string, keywords: string): string | undefined {
+  const typed = raw
+    .normalize('NFC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join(' ');
+  return typed !== keywords && foldText(typed) === keywords ? typed : undefined;
+}
+
 /** Splits folded keywords into words; punctuation other than the code characters - / . separates words. */
 export function keywordWords(text: string): string[] {
   return foldText(text)

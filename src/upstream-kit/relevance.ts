@@ -4,14 +4,25 @@ import { escapeLike } from './normalize-keyword';
 /**
  * A cheap relevance order for keyword search: exact match, then names starting with the keywords,
  * then names containing them as a phrase, then shorter texts (the keywords cover more of them).
- * `tieBreak` must end with a unique column so pages are stable.
+ * When q carries diacritics, each of the three tiers puts first the names spelled as typed: "Hà"
+ * finds Hà Nội and Hà Tĩnh before Hải Phòng. `tieBreak` must end with a unique column so pages
+ * are stable.
  */
 export function relevanceOrder(ctx: SortContext, tieBreak: string): string {
   const e = ctx.searchedExpr;
   const kw = ctx.keywords;
   if (!e || !kw) return tieBreak;
-  const exact = ctx.bind(kw);
-  const prefix = ctx.bind(escapeLike(kw) + '%');
-  const phrase = ctx.bind('%' + escapeLike(kw) + '%');
-  return `(${e} = ${exact}) DESC, (${e} LIKE ${prefix}) DESC, (${e} LIKE ${phrase}) DESC, length(${e}), ${tieBreak}`;
+  // lower() on both sides: the typed words and the name case-fold alike whatever the database's ctype.
+  const spellings: [string, string, (p: string) => string][] = [[e, kw, (p) => p]];
+  if (ctx.typed && ctx.searchedColumn)
+    spellings.push([`lower(${ctx.searchedColumn})`, ctx.typed, (p) => `lower(${p})`]);
+  const tier = (op: string, pattern: (k: string) => string): string[] =>
+    spellings.map(([x, k, wrap]) => `(${x} ${op} ${wrap(ctx.bind(pattern(k)))}) DESC`);
+  return [
+    ...tier('=', (k) => k),
+    ...tier('LIKE', (k) => escapeLike(k) + '%'),
+    ...tier('LIKE', (k) => '%' + escapeLike(k) + '%'),
+    `length(${e})`,
+    tieBreak,
+  ].join(', ');
 }

@@ -190,6 +190,20 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       expect(codes((await list('/provinces?q=%C3%90a+nang')).data)).toEqual(['48']);
     });
 
+    it('q with diacritics puts the names spelled as typed first in each tier; without them the order is unchanged', async () => {
+      const names = async (q: string) =>
+        (await list(`/wards?q=${encodeURIComponent(q)}&per_page=12`)).data.map((w) => w.name!);
+      const typed = await names('phú');
+      expect(typed).toHaveLength(12);
+      for (const n of typed) expect(n).toMatch(/^Phú /);
+      // The same words in capitals or decomposed (as some keyboards send them) rank alike.
+      expect(await names('PHÚ')).toEqual(typed);
+      expect(await names('phu\u0301')).toEqual(typed);
+      // Without diacritics, Phủ Lý and Phù Mỹ are as near as any Phú.
+      expect((await names('phu')).filter((n) => !n.startsWith('Phú ')).length).toBeGreaterThan(0);
+      for (const n of await names('đông')) expect(n).toMatch(/^Đông /);
+    });
+
     it('wards: q, province_code, level, code, amended, together', async () => {
       const q = await list('/wards?q=ba+dinh');
       expect(codes(q.data)).toEqual(expect.arrayContaining(['00004']));
