@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from './migrate';
 import { openPgliteDb } from './pglite-db';
+import { oldStyleTones } from '../util/tone-placement';
 
 describe('migrate, for a set of a new team', () => {
   let dir: string;
@@ -24,6 +25,41 @@ describe('migrate, for a set of a new team', () => {
       // Again, as every replica's start does: nothing to apply, the function still there.
       expect(await migrate(db, 'fuel', dir)).toEqual([]);
       expect((await db.query<{ v: string }>("SELECT public.f_unaccent('Đà') AS v")).rows[0]!.v).toBe('Da');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('gives it the f_spelling the relevance order compares typed diacritics with, folding as the code does', async () => {
+    const db = await openPgliteDb();
+    try {
+      await migrate(db, 'fuel', dir);
+      const names = [
+        'Hoà Bình',
+        'HÒA BÌNH',
+        'Thuỷ Nguyên',
+        'Thủy Nguyên',
+        'Hoài Ân',
+        'Hoàng Mai',
+        'Khoẻ',
+        'Khỏe',
+      ];
+      const r = await db.query<{ v: string[] }>(
+        'SELECT array_agg(public.f_spelling(n) ORDER BY i) AS v FROM unnest($1::text[]) WITH ORDINALITY AS t(n, i)',
+        [names],
+      );
+      const v = r.rows[0]!.v;
+      expect(v).toEqual(names.map((n) => oldStyleTones(n.toLowerCase())));
+      expect(v).toEqual([
+        'hòa bình',
+        'hòa bình',
+        'thủy nguyên',
+        'thủy nguyên',
+        'hoài ân',
+        'hoàng mai',
+        'khỏe',
+        'khỏe',
+      ]);
     } finally {
       await db.close();
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../util/project-root';
+import { F_SPELLING_SQL } from '../util/tone-placement';
 import type { Logger } from '../util/logger';
 import type { Db } from './db';
 
@@ -43,7 +44,7 @@ CREATE TABLE IF NOT EXISTS schema_migrations (set_name text NOT NULL, name text 
     if (has.rows.length === 0)
       await db.exec('ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text');
   });
-  await withRetry(() => ensureUnaccentFunction(db));
+  await withRetry(() => ensureKitFunctions(db));
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))
     .sort();
@@ -120,14 +121,25 @@ export async function migrateLogged(db: Db, set: string, logger: Logger): Promis
 const F_UNACCENT =
   "CREATE OR REPLACE FUNCTION public.f_unaccent(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$ SELECT public.unaccent('public.unaccent'::regdictionary, $1) $$";
 
-/** Defines f_unaccent once per database: the built-in sets' migrations take the same lock to replace it. */
-function ensureUnaccentFunction(db: Db): Promise<void> {
+const KIT_FUNCTIONS: readonly (readonly [string, string])[] = [
+  ['public.f_unaccent(text)', F_UNACCENT],
+  ['public.f_spelling(text)', F_SPELLING_SQL],
+];
+
+/**
+ * Defines the functions the kit's SQL calls, each once per database when missing: the built-in
+ * sets' migrations take the same lock to replace f_unaccent.
+ */
+function ensureKitFunctions(db: Db): Promise<void> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('lookup:f_unaccent'))");
-    const found = await tx.query<{ present: boolean }>(
-      "SELECT to_regprocedure('public.f_unaccent(text)') IS NOT NULL AS present",
-    );
-    if (!found.rows[0]?.present) await tx.query(F_UNACCENT);
+    for (const [signature, sql] of KIT_FUNCTIONS) {
+      const found = await tx.query<{ present: boolean }>(
+        'SELECT to_regprocedure($1) IS NOT NULL AS present',
+        [signature],
+      );
+      if (!found.rows[0]?.present) await tx.query(sql);
+    }
   });
 }
 

@@ -87,7 +87,7 @@ export function buildListQuery(
     bind: (v) => b.bind(v),
     keywords: search?.keywords,
     searchedExpr: search?.expr,
-    ...(search?.typed ? { typed: search.typed, searchedColumn: search.mode.columns[0] } : {}),
+    ...(search?.typed ? { typed: search.typed, spelledExpr: spelledExpr(search.mode) } : {}),
     matchesFirstColumn: search?.firstColumn,
   };
   const sort = chooseSort(spec, query, ctx, search?.modeName);
@@ -166,6 +166,10 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
       ? words.map((w) => anyColumn(`%${escapeLike(w)}%`))
       : [anyColumn(`%${escapeLike(keywords)}%`)];
   return { conds, keywords, expr, mode, modeName };
+}
+
+function spelledExpr(mode: SearchMode): string {
+  return mode.spelled?.[0] ?? `public.f_spelling(${mode.columns[0]})`;
 }
 
 function chooseSort(

@@ -49,6 +49,12 @@ export interface SearchMode {
    * table folds no row at request time.
    */
   folded?: readonly string[];
+  /**
+   * For `prefix`: stored text columns, one per column, holding public.f_spelling(col) (lower case,
+   * tone marks placed one way); without them that expression is used. Read only for a q typed with
+   * diacritics, on the first column.
+   */
+  spelled?: readonly string[];
   /** For `prefix`: answer the exact total from per-term bitmaps instead of counting rows. */
   bitmapCount?: BitmapCountSpec;
 }
@@ -91,8 +97,8 @@ export interface SortContext {
   searchedExpr?: string;
   /** For a `prefix` search whose q carries diacritics: its words as typed (see typedKeywords). */
   typed?: string;
-  /** The first searched column as stored, diacritics kept; set with `typed`. */
-  searchedColumn?: string;
+  /** SQL of the first searched column's public.f_spelling, diacritics kept; set with `typed`. */
+  spelledExpr?: string;
   /** For a `prefix` search: the SQL condition that the first searched column alone holds every word. */
   matchesFirstColumn?: string;
 }

@@ -7,12 +7,12 @@ import { relevanceOrder } from './relevance';
  * phố" or "Thừa phát lại"; "Huế." finds Huế). Best first: records whose first column holds every
  * word, then that column equal to the keywords, starting with them, holding them as a phrase,
  * shorter ones, then `order`. Without q, `order`. `stored` names columns that hold the folded
- * text and the words, so that neither is computed per row at request time (see SearchMode).
+ * text, the spelling key and the words, so that neither is computed per row at request time (see SearchMode).
  */
 export function wordPrefixSearch(
   columns: readonly string[],
   order: string,
-  stored: Pick<SearchMode, 'folded' | 'vectors'> = {},
+  stored: Pick<SearchMode, 'folded' | 'spelled' | 'vectors'> = {},
 ): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> {
   const search: SearchSpec = {
     param: 'q',

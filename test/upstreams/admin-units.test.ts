@@ -202,6 +202,17 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       // Without diacritics, Phủ Lý and Phù Mỹ are as near as any Phú.
       expect((await names('phu')).filter((n) => !n.startsWith('Phú ')).length).toBeGreaterThan(0);
       for (const n of await names('đông')) expect(n).toMatch(/^Đông /);
+      // The tone mark of a final oa/oe/uy sits on either vowel (the new list writes Hoà, the old one
+      // Hòa); where a letter follows it has one place, so Hoài is not a spelling of Hòa.
+      for (const path of ['wards', 'legacy-wards']) {
+        const [oldStyle, newStyle] = await Promise.all(
+          ['hòa', 'hoà'].map(
+            async (q) => (await list(`/${path}?q=${encodeURIComponent(q)}&per_page=12`)).data,
+          ),
+        );
+        expect(newStyle).toEqual(oldStyle);
+        for (const w of oldStyle!) expect(w.name).toMatch(/^(Hoà|Hòa) /);
+      }
     });
 
     it('wards: q, province_code, level, code, amended, together', async () => {

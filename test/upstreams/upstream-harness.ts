@@ -52,7 +52,7 @@ export const hasWordStarting = (text: string, prefix: string): boolean =>
     .some((w) => w.startsWith(prefix));
 
 /**
- * Rows of `table` whose stored search columns (name_folded, <column>_words) differ from what the
+ * Rows of `table` whose stored search columns (name_folded, name_spelled, <column>_words) differ from what the
  * search kit's expressions compute from the text: a migration and the kit must agree, or a search
  * misses what its words promise.
  */
@@ -63,6 +63,7 @@ export async function storedSearchMismatches(
 ): Promise<number> {
   const differs = [
     `name_folded IS DISTINCT FROM ${foldedExpr('name')}`,
+    'name_spelled IS DISTINCT FROM public.f_spelling(name)',
     ...columns.map((c) => `${c}_words IS DISTINCT FROM ${wordVectorExpr(c)}`),
   ];
   const r = await db.query<{ n: number }>(

@@ -32,7 +32,11 @@ const byName = (alias: string, english: boolean): Pick<DatasetSpec, 'search' | '
   return wordPrefixSearch(
     columns.map((c) => `${alias}.${c}`),
     `${alias}.code`,
-    { folded: [`${alias}.name_folded`], vectors: columns.map((c) => `${alias}.${c}_words`) },
+    {
+      folded: [`${alias}.name_folded`],
+      spelled: [`${alias}.name_spelled`],
+      vectors: columns.map((c) => `${alias}.${c}_words`),
+    },
   );
 };
 

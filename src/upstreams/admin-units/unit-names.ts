@@ -1,3 +1,5 @@
+import { oldStyleTones } from '../../util/tone-placement';
+
 /** Unit types, as the `level` field and filter spell them. */
 export const PROVINCE_LEVELS = ['tinh', 'thanh-pho'] as const;
 export const WARD_LEVELS = ['phuong', 'xa', 'dac-khu'] as const;
@@ -49,29 +51,7 @@ export function tidyFullName(fullName: string): string {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
-// Old style puts the tone mark on the first vowel of oa/oe/uy (Hòa, Thủy), new style on the second
-// (Hoà, Thuỷ). Both spellings name the same place, so comparisons fold them together.
-const PAIRS: readonly (readonly [string, string])[] = [
-  ['oà', 'òa'],
-  ['oá', 'óa'],
-  ['oả', 'ỏa'],
-  ['oã', 'õa'],
-  ['oạ', 'ọa'],
-  ['oè', 'òe'],
-  ['oé', 'óe'],
-  ['oẻ', 'ỏe'],
-  ['oẽ', 'õe'],
-  ['oẹ', 'ọe'],
-  ['uỳ', 'ùy'],
-  ['uý', 'úy'],
-  ['uỷ', 'ủy'],
-  ['uỹ', 'ũy'],
-  ['uỵ', 'ụy'],
-];
-
 /** A comparison key: NFC, lower case, tone marks placed one way, single spaces. */
 export function spellingKey(text: string): string {
-  let t = tidySpaces(text).toLowerCase();
-  for (const [newStyle, oldStyle] of PAIRS) t = t.split(newStyle).join(oldStyle);
-  return t;
+  return oldStyleTones(tidySpaces(text).toLowerCase());
 }

@@ -35,7 +35,11 @@ export function directoryDataset(path: string, idPrefix: string): DatasetSpec {
       is_active: eq('o.is_active', { type: 'boolean' }),
     },
     // Stored by migrations/directory/003_stored_name_words.sql.
-    ...wordPrefixSearch(['o.name'], 'o.name, o.id', { folded: ['o.name_folded'], vectors: ['o.name_words'] }),
+    ...wordPrefixSearch(['o.name'], 'o.name, o.id', {
+      folded: ['o.name_folded'],
+      spelled: ['o.name_spelled'],
+      vectors: ['o.name_words'],
+    }),
   };
 }
 
