@@ -1,4 +1,5 @@
 import { bitmapCountQuery } from './bitmap-count';
+import { leadingKind, typedRest } from './rank-terms';
 import type { DatasetSpec, ParamValue, SearchMode, SortContext, SortOption } from './dataset-spec';
 import {
   escapeLike,
@@ -89,6 +90,8 @@ export function buildListQuery(
     searchedExpr: search?.expr,
     ...(search?.typed ? { typed: search.typed, spelledExpr: spelledExpr(search.mode) } : {}),
     matchesFirstColumn: search?.firstColumn,
+    // Bound here, past the WHERE's parameters, which the count query takes alone.
+    ...(search?.rank ? { lead: leadConditions(search.expr, search.rank, b) } : {}),
   };
   const sort = chooseSort(spec, query, ctx, search?.modeName);
   const orderBy = sort
@@ -121,6 +124,8 @@ interface BuiltSearch {
   firstColumn?: string;
   /** A `prefix` search's words as typed, when they carry diacritics (see SortContext.typed). */
   typed?: string;
+  /** The first column's words, q's words past a leading kind and all of q (see SortContext.lead). */
+  rank?: { vector: string; rest: string[]; all: string };
 }
 
 function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch | undefined {
@@ -145,17 +150,21 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
   const expr = exprs[0] ?? '';
   if (mode.match === 'prefix') {
     // Only letters and digits reach the tsquery, so its syntax can be neither injected nor broken.
-    const terms = foldText(raw)
+    const typedTerms = foldText(raw)
       .split(/[^a-z0-9]+/)
       .filter(Boolean);
-    if (terms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
-    const tsq = b.bind(terms.map((t) => `${t}:*`).join(' & '));
+    if (typedTerms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
+    const kind = leadingKind(typedTerms, mode.leadingWords);
+    const rest = typedTerms.slice(kind?.length ?? 0);
+    const terms = kind ? [...kind.words, ...rest] : typedTerms;
+    const tsq = prefixQuery(terms, b);
     const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
-    const matches = vectors.map((v) => `${v} @@ to_tsquery('simple'::regconfig, ${tsq})`);
+    const matches = vectors.map((v) => `${v} @@ ${tsq}`);
     const conds = ['(' + matches.join(' OR ') + ')'];
-    const keywords = terms.join(' ');
-    const typed = typedKeywords(raw, keywords);
-    return { conds, keywords, expr, mode, modeName, terms, firstColumn: matches[0], typed };
+    const keywords = rest.join(' ');
+    const typed = typedRest(typedKeywords(raw, typedTerms.join(' ')), kind?.length ?? 0, keywords);
+    const rank = kind && { vector: vectors[0]!, rest, all: typedTerms.join(' ') };
+    return { conds, keywords, expr, mode, modeName, terms, firstColumn: matches[0], typed, rank };
   }
   const words = keywordWords(raw);
   const keywords = mode.match === 'words' ? words.join(' ') : foldText(raw).trim();
@@ -166,6 +175,22 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
       ? words.map((w) => anyColumn(`%${escapeLike(w)}%`))
       : [anyColumn(`%${escapeLike(keywords)}%`)];
   return { conds, keywords, expr, mode, modeName };
+}
+
+/** Every term starts a word: a tsquery of bound letters and digits only, so its syntax cannot break. */
+function prefixQuery(terms: readonly string[], b: Binder): string {
+  return `to_tsquery('simple'::regconfig, ${b.bind(terms.map((t) => `${t}:*`).join(' & '))})`;
+}
+
+function leadConditions(
+  expr: string,
+  rank: NonNullable<BuiltSearch['rank']>,
+  b: Binder,
+): SortContext['lead'] {
+  return {
+    exact: `${expr} = ${b.bind(rank.all)}`,
+    matchesRest: `${rank.vector} @@ ${prefixQuery(rank.rest, b)}`,
+  };
 }
 
 function spelledExpr(mode: SearchMode): string {

@@ -55,6 +55,12 @@ export interface SearchMode {
    * diacritics, on the first column.
    */
   spelled?: readonly string[];
+  /**
+   * For `prefix`: a record's kind as a q may start with it, folded, to the words the searched
+   * columns use for it ("p" → "phuong", "tp" → "thanh pho", "xa" → "xa"). A q starting with one
+   * matches with those words, and is ranked by its other words (see SortContext.lead).
+   */
+  leadingWords?: Readonly<Record<string, string>>;
   /** For `prefix`: answer the exact total from per-term bitmaps instead of counting rows. */
   bitmapCount?: BitmapCountSpec;
 }
@@ -101,6 +107,12 @@ export interface SortContext {
   spelledExpr?: string;
   /** For a `prefix` search: the SQL condition that the first searched column alone holds every word. */
   matchesFirstColumn?: string;
+  /**
+   * For a `prefix` search whose q starts with one of the mode's leadingWords: `exact`, the condition
+   * that the first column is all of q, folded (a name may start with such a word: Xà Hồ), and
+   * `matchesRest`, that it holds every word past the kind. `keywords` and `typed` leave the kind out.
+   */
+  lead?: { exact: string; matchesRest: string };
 }
 
 export interface SortOption {

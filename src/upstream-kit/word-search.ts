@@ -1,26 +1,51 @@
 import type { DatasetSpec, SearchMode, SearchSpec, SortContext } from './dataset-spec';
+import { foldedExpr } from './normalize-keyword';
 import { relevanceOrder } from './relevance';
+
+export interface WordSearchOptions extends Pick<
+  SearchMode,
+  'folded' | 'spelled' | 'vectors' | 'leadingWords'
+> {
+  /**
+   * A searched column that holds a code rather than words (finance-ministry catalogues): a q that
+   * is the whole code ranks first; the name tiers follow. Do not list it first in `columns`.
+   */
+  codeColumn?: string;
+}
 
 /**
  * Keyword search for names, as people type them: every word of q starts a word of one of the
  * columns (diacritics and case folded, punctuation ignored: "ha" finds Hà Nội, not every "Thành
  * phố" or "Thừa phát lại"; "Huế." finds Huế). Best first: records whose first column holds every
  * word, then that column equal to the keywords, starting with them, holding them as a phrase,
- * shorter ones, then `order`. Without q, `order`. `stored` names columns that hold the folded
- * text, the spelling key and the words, so that neither is computed per row at request time (see SearchMode).
+ * shorter ones, then `order`. Without q, `order`. `options` name stored columns (the folded text,
+ * the spelling key, the words), so that none is computed per row at request time, the kinds a q
+ * may start with, and a code column (see SearchMode, WordSearchOptions).
  */
 export function wordPrefixSearch(
   columns: readonly string[],
   order: string,
-  stored: Pick<SearchMode, 'folded' | 'spelled' | 'vectors'> = {},
+  options: WordSearchOptions = {},
 ): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> {
+  const { codeColumn, ...mode } = options;
   const search: SearchSpec = {
     param: 'q',
     defaultMode: 'name',
-    modes: { name: { columns, match: 'prefix', ...stored } },
+    modes: { name: { columns, match: 'prefix', ...mode } },
   };
-  const orderBy = (ctx: SortContext): string =>
-    ctx.matchesFirstColumn ? `(${ctx.matchesFirstColumn}) DESC, ${relevanceOrder(ctx, order)}` : order;
+  const codeWords = codeColumn && `regexp_replace(${foldedExpr(codeColumn)}, '[^a-z0-9]+', ' ', 'g')`;
+  const orderBy = (ctx: SortContext): string => {
+    if (!ctx.matchesFirstColumn) return order;
+    return [
+      ...(codeWords && ctx.keywords ? [`(${codeWords} = ${ctx.bind(ctx.keywords)}) DESC`] : []),
+      // After a kind (Phường, P.), the name is the rest of q: holding all of q says little ("P.1":
+      // Thường Phước 1 holds "p" and "1", Phường 1 is named "1").
+      ...(ctx.lead
+        ? [`(${ctx.lead.exact}) DESC`, `(${ctx.lead.matchesRest}) DESC`]
+        : [`(${ctx.matchesFirstColumn}) DESC`]),
+      relevanceOrder(ctx, order),
+    ].join(', ');
+  };
   return {
     search,
     // Not a public parameter (the gateway's registry declares no sort for these datasets).

@@ -215,6 +215,29 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       }
     });
 
+    it('q starting with the kind, spelled out or abbreviated, finds units of that kind and ranks the one so named first', async () => {
+      const q = async (path: string, text: string) =>
+        list(`/${path}?q=${encodeURIComponent(text)}&per_page=1000`);
+      const phuHoa = await q('legacy-wards', 'phường phú hòa');
+      expect(phuHoa.data[0]!.full_name).toBe('Phường Phú Hòa');
+      expect((await q('wards', 'Phường An Phú')).data.slice(0, 2).map((w) => w.full_name)).toEqual([
+        'Phường An Phú',
+        'Phường An Phú',
+      ]);
+      // "P." is Phường: the Phường 1 first, then other wards with a 1 (Cổ Nhuế 1); no Xã Thường Phước 1.
+      const p1 = await q('legacy-wards', 'P.1');
+      for (const w of p1.data) expect(w.full_name).toMatch(/^Phường .*\b1/);
+      const named1 = p1.data.filter((w) => w.name === '1').length;
+      expect(named1).toBeGreaterThan(20);
+      expect(p1.data.slice(0, named1).every((w) => w.name === '1')).toBe(true);
+      const tt = await q('legacy-wards', 'TT. Phú Hòa');
+      expect(tt.total).toBeGreaterThan(0);
+      for (const w of tt.data) expect(w.full_name).toMatch(/^Thị [tT]rấn Phú H(oà|òa)/);
+      expect(codes((await q('provinces', 'TP. Huế')).data)).toEqual(['46']);
+      // A name that starts like a kind is still found by its own name first.
+      expect((await q('legacy-wards', 'xà hồ')).data[0]!.full_name).toBe('Xã Xà Hồ');
+    });
+
     it('wards: q, province_code, level, code, amended, together', async () => {
       const q = await list('/wards?q=ba+dinh');
       expect(codes(q.data)).toEqual(expect.arrayContaining(['00004']));

@@ -13,8 +13,8 @@ export function mofCatalogDataset(path: string, idPrefix: string): DatasetSpec {
     listFields: { id: 'm.id', code: 'm.code', name: 'm.name' },
     detailFields: { is_active: 'm.is_active' },
     filters: { code: eq('m.code', { type: 'string', maxLength: 50 }) },
-    // The code first: q=TS puts TS before TSKH.
-    ...wordPrefixSearch(['m.code', 'm.name'], 'm.sort_order, m.code, m.id'),
+    // Ranked by the name, as people search; a q that is a whole code first (q=TS: TS before TSKH).
+    ...wordPrefixSearch(['m.name', 'm.code'], 'm.sort_order, m.code, m.id', { codeColumn: 'm.code' }),
   };
 }
 

@@ -1,0 +1,31 @@
+/** A record's kind at the start of q: how many of q's words name it, and the words names use for it. */
+export interface LeadingKind {
+  length: number;
+  words: string[];
+}
+
+/**
+ * The kind q's first folded words name ("phuong", "thi tran", "tp"), when other words follow; the
+ * longest that fits. Names are stored without their kind ("Phú Hòa" in "Phường Phú Hòa"), so
+ * ranking by the rest puts the named record first.
+ */
+export function leadingKind(
+  terms: readonly string[],
+  kinds: Readonly<Record<string, string>> | undefined,
+): LeadingKind | undefined {
+  let best: LeadingKind | undefined;
+  for (const [spelling, meaning] of Object.entries(kinds ?? {})) {
+    const words = spelling.split(' ');
+    const fits = words.length < terms.length && words.every((w, i) => terms[i] === w);
+    if (fits && words.length > (best?.length ?? 0))
+      best = { length: words.length, words: meaning.split(' ') };
+  }
+  return best;
+}
+
+/** The typed words (see typedKeywords) past the first `lead`, when they still carry diacritics. */
+export function typedRest(typed: string | undefined, lead: number, keywords: string): string | undefined {
+  if (typed === undefined || lead === 0) return typed;
+  const rest = typed.split(' ').slice(lead).join(' ');
+  return rest === keywords ? undefined : rest;
+}
