@@ -5,25 +5,25 @@
 ALTER TABLE admin_provinces
   ADD COLUMN IF NOT EXISTS name_folded text GENERATED ALWAYS AS (lower(public.f_unaccent(name))) STORED,
   ADD COLUMN IF NOT EXISTS name_spelled text GENERATED ALWAYS AS (public.f_spelling(name)) STORED,
-  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)), '[^a-z0-9]+', ' ', 'g'))) STORED,
-  ADD COLUMN IF NOT EXISTS full_name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name)), '[^a-z0-9]+', ' ', 'g'))) STORED,
-  ADD COLUMN IF NOT EXISTS full_name_en_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name_en)), '[^a-z0-9]+', ' ', 'g'))) STORED;
+  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)) || ' ' || replace(lower(public.f_unaccent(name)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED,
+  ADD COLUMN IF NOT EXISTS full_name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name)) || ' ' || replace(lower(public.f_unaccent(full_name)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED,
+  ADD COLUMN IF NOT EXISTS full_name_en_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name_en)) || ' ' || replace(lower(public.f_unaccent(full_name_en)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED;
 ALTER TABLE admin_wards
   ADD COLUMN IF NOT EXISTS name_folded text GENERATED ALWAYS AS (lower(public.f_unaccent(name))) STORED,
   ADD COLUMN IF NOT EXISTS name_spelled text GENERATED ALWAYS AS (public.f_spelling(name)) STORED,
-  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)), '[^a-z0-9]+', ' ', 'g'))) STORED,
-  ADD COLUMN IF NOT EXISTS full_name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name)), '[^a-z0-9]+', ' ', 'g'))) STORED,
-  ADD COLUMN IF NOT EXISTS full_name_en_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name_en)), '[^a-z0-9]+', ' ', 'g'))) STORED;
+  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)) || ' ' || replace(lower(public.f_unaccent(name)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED,
+  ADD COLUMN IF NOT EXISTS full_name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name)) || ' ' || replace(lower(public.f_unaccent(full_name)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED,
+  ADD COLUMN IF NOT EXISTS full_name_en_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name_en)) || ' ' || replace(lower(public.f_unaccent(full_name_en)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED;
 ALTER TABLE admin_legacy_provinces
   ADD COLUMN IF NOT EXISTS name_folded text GENERATED ALWAYS AS (lower(public.f_unaccent(name))) STORED,
   ADD COLUMN IF NOT EXISTS name_spelled text GENERATED ALWAYS AS (public.f_spelling(name)) STORED,
-  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)), '[^a-z0-9]+', ' ', 'g'))) STORED,
-  ADD COLUMN IF NOT EXISTS full_name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name)), '[^a-z0-9]+', ' ', 'g'))) STORED;
+  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)) || ' ' || replace(lower(public.f_unaccent(name)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED,
+  ADD COLUMN IF NOT EXISTS full_name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name)) || ' ' || replace(lower(public.f_unaccent(full_name)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED;
 ALTER TABLE admin_legacy_wards
   ADD COLUMN IF NOT EXISTS name_folded text GENERATED ALWAYS AS (lower(public.f_unaccent(name))) STORED,
   ADD COLUMN IF NOT EXISTS name_spelled text GENERATED ALWAYS AS (public.f_spelling(name)) STORED,
-  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)), '[^a-z0-9]+', ' ', 'g'))) STORED,
-  ADD COLUMN IF NOT EXISTS full_name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name)), '[^a-z0-9]+', ' ', 'g'))) STORED;
+  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)) || ' ' || replace(lower(public.f_unaccent(name)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED,
+  ADD COLUMN IF NOT EXISTS full_name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(full_name)) || ' ' || replace(lower(public.f_unaccent(full_name)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED;
 DROP INDEX IF EXISTS admin_wards_name_words;
 DROP INDEX IF EXISTS admin_wards_full_name_words;
 DROP INDEX IF EXISTS admin_wards_full_name_en_words;

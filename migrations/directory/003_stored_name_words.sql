@@ -5,6 +5,6 @@
 ALTER TABLE directory_organisations
   ADD COLUMN IF NOT EXISTS name_folded text GENERATED ALWAYS AS (lower(public.f_unaccent(name))) STORED,
   ADD COLUMN IF NOT EXISTS name_spelled text GENERATED ALWAYS AS (public.f_spelling(name)) STORED,
-  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)), '[^a-z0-9]+', ' ', 'g'))) STORED;
+  ADD COLUMN IF NOT EXISTS name_words tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, regexp_replace(lower(public.f_unaccent(name)) || ' ' || replace(lower(public.f_unaccent(name)), '''', ''), '[^a-z0-9]+', ' ', 'g'))) STORED;
 DROP INDEX IF EXISTS directory_organisations_name_words;
 CREATE INDEX IF NOT EXISTS directory_organisations_name_stored_words ON directory_organisations USING gin (name_words);

@@ -50,8 +50,14 @@ export function foldedExpr(column: string): string {
  * The words a `prefix` search matches, as a tsvector: the folded column split at every character
  * other than a letter or a digit, as the query's words are. The 'simple' parser alone keeps
  * "h01.05" or "tp.hcm" as one word and splits "19-5" into "19" and "-5", so a code could not be
- * found by itself or by its parts. Indexes must use exactly this expression.
+ * found by its own or by its parts. Indexes must use exactly this expression.
+ *
+ * `joinApostrophes`: a word written with an apostrophe inside (Ea H'leo, Cư M'gar, D'Ran; unaccent
+ * makes ’ an ') is also a word without it, as people type it both ways. For stored columns (see
+ * SearchMode.vectors): the query side reads this expression only through them.
  */
-export function wordVectorExpr(column: string): string {
-  return `to_tsvector('simple'::regconfig, regexp_replace(${foldedExpr(column)}, '[^a-z0-9]+', ' ', 'g'))`;
+export function wordVectorExpr(column: string, opts: { joinApostrophes?: boolean } = {}): string {
+  const f = foldedExpr(column);
+  const text = opts.joinApostrophes ? `${f} || ' ' || replace(${f}, '''', '')` : f;
+  return `to_tsvector('simple'::regconfig, regexp_replace(${text}, '[^a-z0-9]+', ' ', 'g'))`;
 }

@@ -238,6 +238,15 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       expect((await q('legacy-wards', 'xà hồ')).data[0]!.full_name).toBe('Xã Xà Hồ');
     });
 
+    it('finds a name written with an apostrophe inside a word with it, with ’, or without it', async () => {
+      for (const q of ["ea h'leo", 'ea h’leo', 'ea hleo', 'EA HLEO'])
+        expect((await list(`/legacy-wards?q=${encodeURIComponent(q)}`)).data.map((w) => w.full_name)).toEqual(
+          ["Xã Ea H'leo"],
+        );
+      expect((await list('/legacy-wards?q=cu+mgar')).data.map((w) => w.full_name)).toEqual(["Xã Cư M'gar"]);
+      expect((await list('/wards?q=dran')).data.map((w) => w.full_name)).toContain("Xã D'Ran");
+    });
+
     it('wards: q, province_code, level, code, amended, together', async () => {
       const q = await list('/wards?q=ba+dinh');
       expect(codes(q.data)).toEqual(expect.arrayContaining(['00004']));

@@ -64,7 +64,7 @@ export async function storedSearchMismatches(
   const differs = [
     `name_folded IS DISTINCT FROM ${foldedExpr('name')}`,
     'name_spelled IS DISTINCT FROM public.f_spelling(name)',
-    ...columns.map((c) => `${c}_words IS DISTINCT FROM ${wordVectorExpr(c)}`),
+    ...columns.map((c) => `${c}_words IS DISTINCT FROM ${wordVectorExpr(c, { joinApostrophes: true })}`),
   ];
   const r = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ${table} WHERE ${differs.join(' OR ')}`,
