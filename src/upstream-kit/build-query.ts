@@ -1,5 +1,5 @@
 import { bitmapCountQuery } from './bitmap-count';
-import { leadingKind, typedRest } from './rank-terms';
+import { expandAliases, leadingKind, prefixQueryText, typedRest } from './rank-terms';
 import type { DatasetSpec, ParamValue, SearchMode, SortContext, SortOption } from './dataset-spec';
 import {
   escapeLike,
@@ -125,7 +125,7 @@ interface BuiltSearch {
   /** A `prefix` search's words as typed, when they carry diacritics (see SortContext.typed). */
   typed?: string;
   /** The first column's words, q's words past a leading kind and all of q (see SortContext.lead). */
-  rank?: { vector: string; rest: string[]; all: string };
+  rank?: { vector: string; rest: string[]; all: string; mode: SearchMode };
 }
 
 function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch | undefined {
@@ -149,7 +149,7 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
   };
   const expr = exprs[0] ?? '';
   if (mode.match === 'prefix') {
-    // Only letters and digits reach the tsquery, so its syntax can be neither injected nor broken.
+    // Only letters and digits reach the tsquery (see prefixQueryText).
     const typedTerms = foldText(raw)
       .split(/[^a-z0-9]+/)
       .filter(Boolean);
@@ -157,13 +157,17 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
     const kind = leadingKind(typedTerms, mode.leadingWords);
     const rest = typedTerms.slice(kind?.length ?? 0);
     const terms = kind ? [...kind.words, ...rest] : typedTerms;
-    const tsq = prefixQuery(terms, b);
+    const tsq = prefixQuery(terms, mode, b);
     const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
     const matches = vectors.map((v) => `${v} @@ ${tsq}`);
     const conds = ['(' + matches.join(' OR ') + ')'];
-    const keywords = rest.join(' ');
-    const typed = typedRest(typedKeywords(raw, typedTerms.join(' ')), kind?.length ?? 0, keywords);
-    const rank = kind && { vector: vectors[0]!, rest, all: typedTerms.join(' ') };
+    const keywords = expandAliases(rest, mode.aliases).join(' ');
+    // An alias written out is no longer what was typed.
+    const typed =
+      keywords === rest.join(' ')
+        ? typedRest(typedKeywords(raw, typedTerms.join(' ')), kind?.length ?? 0, keywords)
+        : undefined;
+    const rank = kind && { vector: vectors[0]!, rest, all: typedTerms.join(' '), mode };
     return { conds, keywords, expr, mode, modeName, terms, firstColumn: matches[0], typed, rank };
   }
   const words = keywordWords(raw);
@@ -177,9 +181,8 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
   return { conds, keywords, expr, mode, modeName };
 }
 
-/** Every term starts a word: a tsquery of bound letters and digits only, so its syntax cannot break. */
-function prefixQuery(terms: readonly string[], b: Binder): string {
-  return `to_tsquery('simple'::regconfig, ${b.bind(terms.map((t) => `${t}:*`).join(' & '))})`;
+function prefixQuery(terms: readonly string[], mode: SearchMode, b: Binder): string {
+  return `to_tsquery('simple'::regconfig, ${b.bind(prefixQueryText(terms, mode.aliases))})`;
 }
 
 function leadConditions(
@@ -189,7 +192,7 @@ function leadConditions(
 ): SortContext['lead'] {
   return {
     exact: `${expr} = ${b.bind(rank.all)}`,
-    matchesRest: `${rank.vector} @@ ${prefixQuery(rank.rest, b)}`,
+    matchesRest: `${rank.vector} @@ ${prefixQuery(rank.rest, rank.mode, b)}`,
   };
 }
 

@@ -61,6 +61,12 @@ export interface SearchMode {
    * matches with those words, and is ranked by its other words (see SortContext.lead).
    */
   leadingWords?: Readonly<Record<string, string>>;
+  /**
+   * For `prefix`: folded words people type for longer ones ("thpt" → "trung hoc pho thong", "hcm"
+   * → "ho chi minh"): such a word matches as itself or as those words, and ranks as those words.
+   * Not with bitmapCount, which counts the terms as typed.
+   */
+  aliases?: Readonly<Record<string, string>>;
   /** For `prefix`: answer the exact total from per-term bitmaps instead of counting rows. */
   bitmapCount?: BitmapCountSpec;
 }

@@ -29,3 +29,24 @@ export function typedRest(typed: string | undefined, lead: number, keywords: str
   const rest = typed.split(' ').slice(lead).join(' ');
   return rest === keywords ? undefined : rest;
 }
+
+type Aliases = Readonly<Record<string, string>> | undefined;
+
+/**
+ * A tsquery's text: every term starts a word of the column; a term with an alias ("thpt" → "trung
+ * hoc pho thong") may instead be the alias's words. Only [a-z0-9] words and the query's own
+ * operators reach it, so its syntax can be neither injected nor broken.
+ */
+export function prefixQueryText(terms: readonly string[], aliases: Aliases): string {
+  const words = (text: string): string =>
+    text
+      .split(' ')
+      .map((w) => `${w}:*`)
+      .join(' & ');
+  return terms.map((t) => (aliases?.[t] ? `(${t}:* | (${words(aliases[t])}))` : `${t}:*`)).join(' & ');
+}
+
+/** The terms with every alias written out, as the ranking compares them with names. */
+export function expandAliases(terms: readonly string[], aliases: Aliases): string[] {
+  return terms.flatMap((t) => aliases?.[t]?.split(' ') ?? [t]);
+}

@@ -247,6 +247,15 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       expect((await list('/wards?q=dran')).data.map((w) => w.full_name)).toContain("Xã D'Ran");
     });
 
+    it('finds places by the abbreviations people type: HCM, TP.HCM, BRVT, Saigon', async () => {
+      for (const q of ['HCM', 'TP.HCM', 'tphcm', 'TP. HCM'])
+        expect(codes((await list(`/provinces?q=${encodeURIComponent(q)}`)).data)).toEqual(['79']);
+      expect((await list('/legacy-provinces?q=brvt')).data.map((p) => p.full_name)).toEqual([
+        'Tỉnh Bà Rịa - Vũng Tàu',
+      ]);
+      expect((await list('/wards?q=saigon')).data.map((w) => w.full_name)).toEqual(['Phường Sài Gòn']);
+    });
+
     it('wards: q, province_code, level, code, amended, together', async () => {
       const q = await list('/wards?q=ba+dinh');
       expect(codes(q.data)).toEqual(expect.arrayContaining(['00004']));

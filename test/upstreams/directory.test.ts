@@ -130,6 +130,20 @@ describe.each(TEST_DATABASES)('directory upstream on $name', (tdb) => {
       expect(dotted.body.total).toBeGreaterThan(0);
     });
 
+    it('matches the abbreviations people type for the words of names (THPT, VPCC), and the words themselves', async () => {
+      const full = await get(
+        `/upper-secondary-schools?q=${encodeURIComponent('trung học phổ thông chu văn an')}&per_page=1000`,
+      );
+      expect(full.body.total).toBeGreaterThan(0);
+      const short = await get(
+        `/upper-secondary-schools?q=${encodeURIComponent('THPT Chu Văn An')}&per_page=1000`,
+      );
+      expect(short.body.data).toEqual(full.body.data);
+      const vpcc = await get('/notary-offices?q=vpcc+ha&per_page=1000');
+      expect(vpcc.body.total).toBeGreaterThan(0);
+      for (const x of vpcc.body.data) expect(x.name).toMatch(/^Văn phòng công chứng /);
+    });
+
     it('filters by exact tax code', async () => {
       const o = await org('TRUE');
       const r = await get(`/bailiff-offices?tax_code=${o.tax_code}`);

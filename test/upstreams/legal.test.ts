@@ -315,6 +315,11 @@ describe.each(TEST_DATABASES)('legal upstream on $name', (tdb) => {
       expect(btc.body.data.map((a: { name: string }) => a.name)).toContain('Bộ Tài chính');
       const all = (await get('/catalogs/agencies?per_page=1')).body.total as number;
       expect((await get('/catalogs/agencies?q=h%C3%A0')).body.total).toBeLessThan(all / 2);
+      // As people write an authority: its abbreviation with the place from the full name.
+      const ubnd = await get(`/catalogs/agencies?q=${encodeURIComponent('UBND Hà Nội')}`);
+      expect(ubnd.body.data.map((a: { name: string }) => a.name)).toEqual([
+        'Ủy ban nhân dân Thành phố Hà Nội',
+      ]);
       const page = await get('/catalogs/agencies?per_page=2&page=2');
       expect(page.body.data).toHaveLength(2);
       expect(page.body.data[0].id).toBe(3);

@@ -13,6 +13,7 @@ import {
 } from './admin-units-sql';
 import type { AdminBoundaries, BoundaryIndex } from './boundary-index';
 import { LEGACY_WARD_LEVELS, PROVINCE_LEVELS, WARD_LEVELS } from './unit-names';
+import { PLACE_ALIASES } from '../search-aliases';
 
 const code = (column: string): FilterSpec => eq(column, { type: 'string', maxLength: 10 });
 const level = (column: string, values: readonly string[]): FilterSpec => eq(column, { type: 'enum', values });
@@ -52,6 +53,7 @@ const byName = (alias: string, english: boolean): Pick<DatasetSpec, 'search' | '
       spelled: [`${alias}.name_spelled`],
       vectors: columns.map((c) => `${alias}.${c}_words`),
       leadingWords: UNIT_KINDS,
+      aliases: PLACE_ALIASES,
     },
   );
 };

@@ -1,6 +1,7 @@
 import type { DatasetSpec } from '../../upstream-kit';
 import { eq, wordPrefixSearch } from '../../upstream-kit';
 import { DIRECTORY_KINDS } from '../../data/directory-generator';
+import { ORGANISATION_ALIASES } from '../search-aliases';
 
 /** All directory lists share one table and one shape; the dataset column keeps them apart. */
 export function directoryDataset(path: string, idPrefix: string): DatasetSpec {
@@ -39,6 +40,7 @@ export function directoryDataset(path: string, idPrefix: string): DatasetSpec {
       folded: ['o.name_folded'],
       spelled: ['o.name_spelled'],
       vectors: ['o.name_words'],
+      aliases: ORGANISATION_ALIASES,
     }),
   };
 }

@@ -1,5 +1,6 @@
 import type { DatasetSpec } from '../../upstream-kit';
 import { escapeLike, eq, gte, lte, wordPrefixSearch } from '../../upstream-kit';
+import { ORGANISATION_ALIASES } from '../search-aliases';
 import type { SortContext } from '../../upstream-kit';
 import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
 import { legalRelations } from './legal-relations';
@@ -141,8 +142,8 @@ export const legalCatalogs: DatasetSpec[] = [
       { id: 'c.id', name: 'c.name', short_name: 'c.short_name' },
       'c.id',
     ),
-    // q=BTC finds Bộ Tài chính by its short name.
-    ...wordPrefixSearch(['c.name', 'c.short_name'], 'c.id'),
+    // q=BTC finds Bộ Tài chính by its short name; "UBND Hà Nội" its name (aliases).
+    ...wordPrefixSearch(['c.name', 'c.short_name'], 'c.id', { aliases: ORGANISATION_ALIASES }),
   },
 ];
 
