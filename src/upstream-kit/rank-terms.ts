@@ -1,3 +1,5 @@
+import { escapeLike, foldText } from './normalize-keyword';
+
 /** A record's kind at the start of q: how many of q's words name it, and the words names use for it. */
 export interface LeadingKind {
   length: number;
@@ -49,4 +51,16 @@ export function prefixQueryText(terms: readonly string[], aliases: Aliases): str
 /** The terms with every alias written out, as the ranking compares them with names. */
 export function expandAliases(terms: readonly string[], aliases: Aliases): string[] {
   return terms.flatMap((t) => aliases?.[t]?.split(' ') ?? [t]);
+}
+
+/**
+ * A LIKE pattern of the typed words (see typedKeywords) where a word typed without diacritics
+ * takes any: its letters that can carry one match any character ("phù my" → "phù m_", which Phù
+ * Mỹ's spelling fits). Folded and NFC words have the same length, one character a letter.
+ */
+export function typedPattern(typed: string): string {
+  return typed
+    .split(' ')
+    .map((w) => (w === foldText(w) ? w.replace(/[aeiouyd]/g, '_') : escapeLike(w)))
+    .join(' ');
 }
