@@ -1,5 +1,6 @@
 import { bitmapCountQuery } from './bitmap-count';
 import { expandAliases, leadingKind, prefixQueryText, typedRest } from './rank-terms';
+import type { LeadingKind } from './rank-terms';
 import type { DatasetSpec, ParamValue, SearchMode, SortContext, SortOption } from './dataset-spec';
 import {
   escapeLike,
@@ -7,6 +8,7 @@ import {
   foldText,
   keywordWords,
   typedKeywords,
+  typedWords,
   wordVectorExpr,
 } from './normalize-keyword';
 import { parseParam, singleValue } from './parse-params';
@@ -154,20 +156,22 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
       .split(/[^a-z0-9]+/)
       .filter(Boolean);
     if (typedTerms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
-    const kind = leadingKind(typedTerms, mode.leadingWords);
+    const kind = leadingKind(typedTerms, typedWords(raw), mode.leadingWords);
     const rest = typedTerms.slice(kind?.length ?? 0);
-    const terms = kind ? [...kind.words, ...rest] : typedTerms;
-    const tsq = prefixQuery(terms, mode, b);
+    const tsq = prefixQuery(typedTerms, kind, mode, b);
     const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
     const matches = vectors.map((v) => `${v} @@ ${tsq}`);
     const conds = ['(' + matches.join(' OR ') + ')'];
-    const keywords = expandAliases(rest, mode.aliases).join(' ');
+    // A kind alone ("tp") ranks as its words; otherwise the rest of q ranks the names.
+    const keywords = (rest.length > 0 ? expandAliases(rest, mode.aliases) : kind!.words).join(' ');
     // An alias written out is no longer what was typed.
     const typed =
       keywords === rest.join(' ')
         ? typedRest(typedKeywords(raw, typedTerms.join(' ')), kind?.length ?? 0, keywords)
         : undefined;
-    const rank = kind && { vector: vectors[0]!, rest, all: typedTerms.join(' '), mode };
+    const rank =
+      kind && rest.length > 0 ? { vector: vectors[0]!, rest, all: typedTerms.join(' '), mode } : undefined;
+    const terms = typedTerms;
     return { conds, keywords, expr, mode, modeName, terms, firstColumn: matches[0], typed, rank };
   }
   const words = keywordWords(raw);
@@ -181,8 +185,13 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
   return { conds, keywords, expr, mode, modeName };
 }
 
-function prefixQuery(terms: readonly string[], mode: SearchMode, b: Binder): string {
-  return `to_tsquery('simple'::regconfig, ${b.bind(prefixQueryText(terms, mode.aliases))})`;
+function prefixQuery(
+  terms: readonly string[],
+  kind: LeadingKind | undefined,
+  mode: SearchMode,
+  b: Binder,
+): string {
+  return `to_tsquery('simple'::regconfig, ${b.bind(prefixQueryText(terms, kind, mode.aliases))})`;
 }
 
 function leadConditions(
@@ -192,7 +201,8 @@ function leadConditions(
 ): SortContext['lead'] {
   return {
     exact: `${expr} = ${b.bind(rank.all)}`,
-    matchesRest: `${rank.vector} @@ ${prefixQuery(rank.rest, rank.mode, b)}`,
+    startsWithAll: `${expr} LIKE ${b.bind(escapeLike(rank.all) + '%')}`,
+    matchesRest: `${rank.vector} @@ ${prefixQuery(rank.rest, undefined, rank.mode, b)}`,
   };
 }
 

@@ -56,15 +56,16 @@ export interface SearchMode {
    */
   spelled?: readonly string[];
   /**
-   * For `prefix`: a record's kind as a q may start with it, folded, to the words the searched
-   * columns use for it ("p" → "phuong", "tp" → "thanh pho", "xa" → "xa"). A q starting with one
-   * matches with those words, and is ranked by its other words (see SortContext.lead).
+   * For `prefix`: a record's kind as a q may start with it, diacritics as written, to the folded
+   * words the searched columns use for it ("p" → "phuong", "tp" → "thanh pho", "xã" → "xa"). A q
+   * starting with one matches as typed or with those words, and is ranked by its other words (see
+   * SortContext.lead). A word typed with other diacritics ("xà") is not the kind.
    */
   leadingWords?: Readonly<Record<string, string>>;
   /**
    * For `prefix`: folded words people type for longer ones ("thpt" → "trung hoc pho thong", "hcm"
    * → "ho chi minh"): such a word matches as itself or as those words, and ranks as those words.
-   * Not with bitmapCount, which counts the terms as typed.
+   * Neither this nor leadingWords with bitmapCount, which counts the terms as typed.
    */
   aliases?: Readonly<Record<string, string>>;
   /** For `prefix`: answer the exact total from per-term bitmaps instead of counting rows. */
@@ -115,10 +116,11 @@ export interface SortContext {
   matchesFirstColumn?: string;
   /**
    * For a `prefix` search whose q starts with one of the mode's leadingWords: `exact`, the condition
-   * that the first column is all of q, folded (a name may start with such a word: Xà Hồ), and
-   * `matchesRest`, that it holds every word past the kind. `keywords` and `typed` leave the kind out.
+   * that the first column is all of q, folded (a name may start with such a word: Xa La),
+   * `startsWithAll`, that it starts with all of q (typing "xa ph" for Xà Phiên), and `matchesRest`,
+   * that it holds every word past the kind. `keywords` and `typed` leave the kind out.
    */
-  lead?: { exact: string; matchesRest: string };
+  lead?: { exact: string; startsWithAll: string; matchesRest: string };
 }
 
 export interface SortOption {

@@ -20,13 +20,17 @@ export function foldText(text: string): string {
  * other words than `keywords` (a `prefix` search's folded terms): the folded order then says all.
  */
 export function typedKeywords(raw: string, keywords: string): string | undefined {
-  const typed = raw
+  const typed = typedWords(raw).join(' ');
+  return typed !== keywords && foldText(typed) === keywords ? typed : undefined;
+}
+
+/** The words of q as typed: NFC, lower case, split at every character other than a letter or a digit. */
+export function typedWords(raw: string): string[] {
+  return raw
     .normalize('NFC')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .join(' ');
-  return typed !== keywords && foldText(typed) === keywords ? typed : undefined;
+    .filter(Boolean);
 }
 
 /** Splits folded keywords into words; punctuation other than the code characters - / . separates words. */

@@ -7,18 +7,25 @@ export interface LeadingKind {
 }
 
 /**
- * The kind q's first folded words name ("phuong", "thi tran", "tp"), when other words follow; the
- * longest that fits. Names are stored without their kind ("Phú Hòa" in "Phường Phú Hòa"), so
- * ranking by the rest puts the named record first.
+ * The kind q's first words name ("phường", "thị trấn", "tp": `kinds` maps each, as typed, to the
+ * folded words full names use); the longest that fits. A word typed with other diacritics than the
+ * kind's is a name, not the kind ("phương", "xà"); one typed without any may be either.
+ * `typed`: q's words as typed (typedWords), aligned with the folded `terms` or ignored.
  */
 export function leadingKind(
   terms: readonly string[],
+  typed: readonly string[],
   kinds: Readonly<Record<string, string>> | undefined,
 ): LeadingKind | undefined {
+  const aligned = typed.length === terms.length && typed.every((w, i) => foldText(w) === terms[i]);
   let best: LeadingKind | undefined;
   for (const [spelling, meaning] of Object.entries(kinds ?? {})) {
     const words = spelling.split(' ');
-    const fits = words.length < terms.length && words.every((w, i) => terms[i] === w);
+    const fits =
+      words.length <= terms.length &&
+      words.every(
+        (k, i) => terms[i] === foldText(k) && (!aligned || typed[i] === k || typed[i] === terms[i]),
+      );
     if (fits && words.length > (best?.length ?? 0))
       best = { length: words.length, words: meaning.split(' ') };
   }
@@ -35,17 +42,24 @@ export function typedRest(typed: string | undefined, lead: number, keywords: str
 type Aliases = Readonly<Record<string, string>> | undefined;
 
 /**
- * A tsquery's text: every term starts a word of the column; a term with an alias ("thpt" → "trung
- * hoc pho thong") may instead be the alias's words. Only [a-z0-9] words and the query's own
- * operators reach it, so its syntax can be neither injected nor broken.
+ * A tsquery's text: every term starts a word of the column. The kind at q's start and a term with
+ * an alias ("thpt" → "trung hoc pho thong") may instead be their words, whole and in a row. Only
+ * [a-z0-9] words and the query's own operators reach it, so its syntax can be neither injected nor
+ * broken; a word typed twice is asked once.
  */
-export function prefixQueryText(terms: readonly string[], aliases: Aliases): string {
-  const words = (text: string): string =>
-    text
-      .split(' ')
-      .map((w) => `${w}:*`)
-      .join(' & ');
-  return terms.map((t) => (aliases?.[t] ? `(${t}:* | (${words(aliases[t])}))` : `${t}:*`)).join(' & ');
+export function prefixQueryText(
+  terms: readonly string[],
+  kind: LeadingKind | undefined,
+  aliases: Aliases,
+): string {
+  const starts = (own: readonly string[]): string => own.map((t) => `${t}:*`).join(' & ');
+  const either = (own: readonly string[], words: readonly string[]): string =>
+    `((${starts(own)}) | (${words.join(' <-> ')}))`;
+  const lead = kind ? [either(terms.slice(0, kind.length), kind.words)] : [];
+  const rest = terms
+    .slice(kind?.length ?? 0)
+    .map((t) => (aliases?.[t] ? either([t], aliases[t].split(' ')) : `${t}:*`));
+  return [...new Set([...lead, ...rest])].join(' & ');
 }
 
 /** The terms with every alias written out, as the ranking compares them with names. */

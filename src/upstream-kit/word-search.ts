@@ -1,5 +1,5 @@
 import type { DatasetSpec, SearchMode, SearchSpec, SortContext } from './dataset-spec';
-import { foldedExpr } from './normalize-keyword';
+import { escapeLike, foldedExpr } from './normalize-keyword';
 import { relevanceOrder } from './relevance';
 
 export interface WordSearchOptions extends Pick<
@@ -37,11 +37,11 @@ export function wordPrefixSearch(
   const orderBy = (ctx: SortContext): string => {
     if (!ctx.matchesFirstColumn) return order;
     return [
-      ...(codeWords && ctx.keywords ? [`(${codeWords} = ${ctx.bind(ctx.keywords)}) DESC`] : []),
+      ...(codeWords && ctx.keywords ? codeTiers(codeWords, codeColumn, ctx, ctx.keywords) : []),
       // After a kind (Phường, P.), the name is the rest of q: holding all of q says little ("P.1":
       // Thường Phước 1 holds "p" and "1", Phường 1 is named "1").
       ...(ctx.lead
-        ? [`(${ctx.lead.exact}) DESC`, `(${ctx.lead.matchesRest}) DESC`]
+        ? [`(${ctx.lead.exact}) DESC`, `(${ctx.lead.startsWithAll}) DESC`, `(${ctx.lead.matchesRest}) DESC`]
         : [`(${ctx.matchesFirstColumn}) DESC`]),
       relevanceOrder(ctx, order),
     ].join(', ');
@@ -52,4 +52,14 @@ export function wordPrefixSearch(
     sort: { param: 'sort', default: 'relevance', options: { relevance: { orderBy } } },
     defaultOrder: order,
   };
+}
+
+/** The whole code first, then the codes starting with q, in code order ("g1": G10, G11…). */
+function codeTiers(codeWords: string, codeColumn: string, ctx: SortContext, keywords: string): string[] {
+  const starts = `${codeWords} LIKE ${ctx.bind(escapeLike(keywords) + '%')}`;
+  return [
+    `(${codeWords} = ${ctx.bind(keywords)}) DESC`,
+    `(${starts}) DESC`,
+    `(CASE WHEN ${starts} THEN ${codeColumn} END)`,
+  ];
 }

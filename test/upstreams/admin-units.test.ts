@@ -227,18 +227,30 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
         'Phường An Phú',
         'Phường An Phú',
       ]);
-      // "P." is Phường: the Phường 1 first, then other wards with a 1 (Cổ Nhuế 1); no Xã Thường Phước 1.
+      // "P." is Phường: the 33 Phường 1 first, then Phường 10 to 19 and the other Phường with a 1,
+      // and Xã Thường Phước 1 (a word starting with p, and a 1) last.
       const p1 = await q('legacy-wards', 'P.1');
-      for (const w of p1.data) expect(w.full_name).toMatch(/^Phường .*\b1/);
-      const named1 = p1.data.filter((w) => w.name === '1').length;
-      expect(named1).toBeGreaterThan(20);
-      expect(p1.data.slice(0, named1).every((w) => w.name === '1')).toBe(true);
+      expect(p1.data.slice(0, 33).every((w) => w.full_name === 'Phường 1')).toBe(true);
+      expect(p1.data.at(-1)!.full_name).toBe('Xã Thường Phước 1');
+      // A kind alone finds the units of that kind; as typed, it still starts names ("p co": Pà Cò).
+      const tp = await q('provinces', 'TP');
+      expect(tp.total).toBe(7);
+      for (const p of tp.data) expect(p.full_name).toMatch(/^Thành phố /);
+      expect((await q('wards', 'p co')).data.map((w) => w.name)).toContain('Pà Cò');
       const tt = await q('legacy-wards', 'TT. Phú Hòa');
       expect(tt.total).toBeGreaterThan(0);
       for (const w of tt.data) expect(w.full_name).toMatch(/^Thị [tT]rấn Phú H(oà|òa)/);
       expect(codes((await q('provinces', 'TP. Huế')).data)).toEqual(['46']);
-      // A name that starts like a kind is still found by its own name first.
+      // A name that starts like a kind is still found by its own name first, typed whole or in part;
+      // a word with other diacritics than the kind's is a name.
       expect((await q('legacy-wards', 'xà hồ')).data[0]!.full_name).toBe('Xã Xà Hồ');
+      expect((await q('wards', 'xà ph')).data[0]!.full_name).toBe('Xã Xà Phiên');
+      expect((await q('wards', 'phương b')).data[0]!.full_name).toBe('Xã Phương Bình');
+      expect((await q('wards', 'phượng kim')).data[0]!.name).toBe('Kim Phượng');
+      expect((await q('wards', 'phuong li')).data.slice(0, 2).map((w) => w.name)).toEqual([
+        'Phương Liệt',
+        'Phương Liễu',
+      ]);
     });
 
     it('finds a name written with an apostrophe inside a word with it, with ’, or without it', async () => {

@@ -142,6 +142,10 @@ describe.each(TEST_DATABASES)('directory upstream on $name', (tdb) => {
       const vpcc = await get('/notary-offices?q=vpcc+ha&per_page=1000');
       expect(vpcc.body.total).toBeGreaterThan(0);
       for (const x of vpcc.body.data) expect(x.name).toMatch(/^Văn phòng công chứng /);
+      // The words of an abbreviation are whole and in a row: "tp" is not "Thanh … phòng".
+      for (const d of DATASETS)
+        for (const x of (await get(`/${d.path}?q=tp&per_page=1000`)).body.data)
+          expect([d.path, x.name]).toEqual([d.path, expect.stringMatching(/\bTP|Thành phố/i)]);
     });
 
     it('filters by exact tax code', async () => {

@@ -58,6 +58,10 @@ describe.each(TEST_DATABASES)('mof-catalogs upstream on $name', (tdb) => {
       expect(ha.slice(0, 2).sort()).toEqual(['Sở Tài chính Thành phố Hà Nội', 'Sở Tài chính Tỉnh Hà Tĩnh']);
       const ts = await get('/dmdc-academic-titles?q=ts');
       expect(ts.body.data.map((x: { code: string }) => x.code).slice(0, 2)).toEqual(['TS', 'TSKH']);
+      // The start of codes, in code order.
+      const zero = await get('/dmdc-legal-statuses?q=0');
+      const zeroCodes = zero.body.data.map((x: { code: string }) => x.code);
+      expect(zeroCodes).toEqual([...zeroCodes].sort());
     });
 
     it('filters by exact code', async () => {

@@ -24,24 +24,28 @@ const linked = (sql: (p: string) => string): FilterSpec => ({
 });
 
 /**
- * q: every word starts a word of the name, the Vietnamese full name or the English one (see
- * wordPrefixSearch): "phu an" finds Phú An first, not every Phường with an "an" somewhere.
+ * What a q may start with besides the name: the unit's kind, spelled out (with or without its
+ * diacritics) or abbreviated (P., TT., ĐK.), to the words full names use.
  */
-/** What a q may start with besides the name: the unit's kind, spelled out or abbreviated (P., TT.). */
 const UNIT_KINDS: Readonly<Record<string, string>> = {
-  phuong: 'phuong',
-  xa: 'xa',
-  'thi tran': 'thi tran',
-  'dac khu': 'dac khu',
-  tinh: 'tinh',
-  'thanh pho': 'thanh pho',
-  huyen: 'huyen',
+  phường: 'phuong',
+  xã: 'xa',
+  'thị trấn': 'thi tran',
+  'đặc khu': 'dac khu',
+  tỉnh: 'tinh',
+  'thành phố': 'thanh pho',
+  huyện: 'huyen',
   p: 'phuong',
   x: 'xa',
   tt: 'thi tran',
   tp: 'thanh pho',
+  đk: 'dac khu',
 };
 
+/**
+ * q: every word starts a word of the name, the Vietnamese full name or the English one (see
+ * wordPrefixSearch): "phu an" finds Phú An first, not every Phường with an "an" somewhere.
+ */
 const byName = (alias: string, english: boolean): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> => {
   const columns = ['name', 'full_name', ...(english ? ['full_name_en'] : [])];
   // Stored by migrations/admin-units/005_stored_name_words.sql.
