@@ -14,7 +14,7 @@ export function canListen(port: number): Promise<boolean> {
  * A port the OS picked with listen(0) lies in its ephemeral range (32768–60999 on Linux), which the
  * OS also draws from for outgoing connections: a parallel test's connection to Redis or PostgreSQL
  * could take it in between and make that bind fail with EADDRINUSE. So ports come from below that
- * range, 10000–19999 (the Redis Cluster helper uses 20000–39999), each Jest worker from its own
+ * range, 10000–19999 (the Redis Cluster helper uses 20000–22699 and 30000–32699), each Jest worker from its own
  * slice so that two files running side by side never draw the same one.
  */
 const FIRST = 10_000;

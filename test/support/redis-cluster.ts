@@ -18,12 +18,14 @@ export interface TestRedisCluster {
 }
 
 /**
- * A node listens on its port and on port + 10000 (the cluster bus), so both must be free, and the
- * port at most 55535; the OS's ephemeral ports go higher, so ports are drawn from below that range.
+ * A node listens on its port and on port + 10000 (the cluster bus), so both must be free, and both
+ * below the OS's ephemeral range (Linux's starts at 32768), which outgoing connections of parallel
+ * tests draw from: a bus port of 39956 was taken by one between the check and redis-server's bind.
+ * So ports come from 20000–22699, buses from 30000–32699 (free-port.ts hands out 10000–19999).
  */
 async function nodePort(taken: readonly number[]): Promise<number> {
   for (let i = 0; i < 200; i++) {
-    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const port = 20_000 + Math.floor(Math.random() * 2_700);
     if (taken.includes(port)) continue;
     if ((await canListen(port)) && (await canListen(port + 10_000))) return port;
   }
