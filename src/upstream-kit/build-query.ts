@@ -126,8 +126,8 @@ interface BuiltSearch {
   firstColumn?: string;
   /** A `prefix` search's words as typed, when they carry diacritics (see SortContext.typed). */
   typed?: string;
-  /** The first column's words, q's words past a leading kind and all of q (see SortContext.lead). */
-  rank?: { vector: string; rest: string[]; all: string; mode: SearchMode };
+  /** All of q, folded, when it starts with a kind (see SortContext.lead). */
+  rank?: { all: string };
 }
 
 function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch | undefined {
@@ -162,6 +162,9 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
     const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
     const matches = vectors.map((v) => `${v} @@ ${tsq}`);
     const conds = ['(' + matches.join(' OR ') + ')'];
+    // After a kind, the rest of q names the record: its first column (the name without its kind)
+    // holds it, or "phường phú" would find every Phường by the "phu" in its kind.
+    if (kind && rest.length > 0) conds.push(`${vectors[0]} @@ ${prefixQuery(rest, undefined, mode, b)}`);
     // A kind alone ("tp") ranks as its words; otherwise the rest of q ranks the names.
     const keywords = (rest.length > 0 ? expandAliases(rest, mode.aliases) : kind!.words).join(' ');
     // An alias written out is no longer what was typed.
@@ -169,8 +172,7 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
       keywords === rest.join(' ')
         ? typedRest(typedKeywords(raw, typedTerms.join(' ')), kind?.length ?? 0, keywords)
         : undefined;
-    const rank =
-      kind && rest.length > 0 ? { vector: vectors[0]!, rest, all: typedTerms.join(' '), mode } : undefined;
+    const rank = kind && rest.length > 0 ? { all: typedTerms.join(' ') } : undefined;
     const terms = typedTerms;
     return { conds, keywords, expr, mode, modeName, terms, firstColumn: matches[0], typed, rank };
   }
@@ -202,7 +204,6 @@ function leadConditions(
   return {
     exact: `${expr} = ${b.bind(rank.all)}`,
     startsWithAll: `${expr} LIKE ${b.bind(escapeLike(rank.all) + '%')}`,
-    matchesRest: `${rank.vector} @@ ${prefixQuery(rank.rest, undefined, rank.mode, b)}`,
   };
 }
 

@@ -115,12 +115,12 @@ export interface SortContext {
   /** For a `prefix` search: the SQL condition that the first searched column alone holds every word. */
   matchesFirstColumn?: string;
   /**
-   * For a `prefix` search whose q starts with one of the mode's leadingWords: `exact`, the condition
-   * that the first column is all of q, folded (a name may start with such a word: Xa La),
-   * `startsWithAll`, that it starts with all of q (typing "xa ph" for Xà Phiên), and `matchesRest`,
-   * that it holds every word past the kind. `keywords` and `typed` leave the kind out.
+   * For a `prefix` search whose q starts with one of the mode's leadingWords (the first column then
+   * holds every other word): `exact`, the condition that the first column is all of q, folded (a
+   * name may start with such a word: Xa La), and `startsWithAll`, that it starts with all of q
+   * (typing "xa ph" for Xà Phiên). `keywords` and `typed` leave the kind out.
    */
-  lead?: { exact: string; startsWithAll: string; matchesRest: string };
+  lead?: { exact: string; startsWithAll: string };
 }
 
 export interface SortOption {

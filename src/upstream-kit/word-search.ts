@@ -38,10 +38,11 @@ export function wordPrefixSearch(
     if (!ctx.matchesFirstColumn) return order;
     return [
       ...(codeWords && ctx.keywords ? codeTiers(codeWords, codeColumn, ctx, ctx.keywords) : []),
-      // After a kind (Phường, P.), the name is the rest of q: holding all of q says little ("P.1":
-      // Thường Phước 1 holds "p" and "1", Phường 1 is named "1").
+      // After a kind (Phường, P.), every name holds the rest of q; holding all of q says little
+      // ("P.1": Thường Phước 1 holds "p" and "1", Phường 1 is named "1"), being or starting with it
+      // does (Xa La, Xà Phiên).
       ...(ctx.lead
-        ? [`(${ctx.lead.exact}) DESC`, `(${ctx.lead.startsWithAll}) DESC`, `(${ctx.lead.matchesRest}) DESC`]
+        ? [`(${ctx.lead.exact}) DESC`, `(${ctx.lead.startsWithAll}) DESC`]
         : [`(${ctx.matchesFirstColumn}) DESC`]),
       relevanceOrder(ctx, order),
     ].join(', ');

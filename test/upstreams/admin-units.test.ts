@@ -4,7 +4,7 @@ import { unitId } from '../support/admin-unit-ids';
 import { migrate } from '../../src/db/migrate';
 import { adminUnitsUpstream } from '../../src/upstreams/admin-units/admin-units-upstream';
 import { TEST_DATABASES } from '../support/databases';
-import { registry, startUpstream, storedSearchMismatches } from './upstream-harness';
+import { hasWordStarting, registry, startUpstream, storedSearchMismatches } from './upstream-harness';
 import type { Harness } from './upstream-harness';
 
 // Known places: central Hanoi (Hoàn Kiếm lake), District 1 of Ho Chi Minh City, central Da Nang.
@@ -232,6 +232,12 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       const p1 = await q('legacy-wards', 'P.1');
       expect(p1.data.slice(0, 33).every((w) => w.full_name === 'Phường 1')).toBe(true);
       expect(p1.data.at(-1)!.full_name).toBe('Xã Thường Phước 1');
+      // After the kind, the rest names the unit: "phường phú" is not every Phường by the "phu" in it.
+      const phuongPhu = await q('wards', 'phường phú');
+      expect(phuongPhu.total).toBeGreaterThan(0);
+      expect(phuongPhu.total).toBeLessThan(200);
+      for (const w of phuongPhu.data)
+        expect([w.full_name, hasWordStarting(w.name!, 'phu')]).toEqual([w.full_name, true]);
       // A kind alone finds the units of that kind; as typed, it still starts names ("p co": Pà Cò).
       const tp = await q('provinces', 'TP');
       expect(tp.total).toBe(7);
