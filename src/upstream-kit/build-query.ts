@@ -1,16 +1,8 @@
 import { bitmapCountQuery } from './bitmap-count';
-import { expandAliases, leadingKind, prefixQueryText, typedRest } from './rank-terms';
-import type { LeadingKind } from './rank-terms';
-import type { DatasetSpec, ParamValue, SearchMode, SortContext, SortOption } from './dataset-spec';
-import {
-  escapeLike,
-  foldedExpr,
-  foldText,
-  keywordWords,
-  typedKeywords,
-  typedWords,
-  wordVectorExpr,
-} from './normalize-keyword';
+import type { DatasetSpec, ParamValue, SortContext, SortOption } from './dataset-spec';
+import { escapeLike, foldedExpr, foldText, keywordWords } from './normalize-keyword';
+import { buildPrefixSearch, leadConditions, spelledExpr } from './prefix-search';
+import type { BuiltSearch } from './prefix-search';
 import { parseParam, singleValue } from './parse-params';
 import type { RawQuery } from './parse-params';
 import { invalidParam } from './upstream-error';
@@ -114,22 +106,6 @@ function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v.trim() === '' ? undefined : v;
 }
 
-interface BuiltSearch {
-  conds: string[];
-  keywords: string;
-  expr: string;
-  mode: SearchMode;
-  modeName: string;
-  /** Folded [a-z0-9]+ terms of a `prefix` search. */
-  terms?: string[];
-  /** A `prefix` search's condition on its first column alone (see SortContext.matchesFirstColumn). */
-  firstColumn?: string;
-  /** A `prefix` search's words as typed, when they carry diacritics (see SortContext.typed). */
-  typed?: string;
-  /** All of q, folded, when it starts with a kind (see SortContext.lead). */
-  rank?: { all: string };
-}
-
 function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch | undefined {
   const s = spec.search;
   if (!s) return undefined;
@@ -150,32 +126,7 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
     return '(' + exprs.map((e) => `${e} LIKE ${p}`).join(' OR ') + ')';
   };
   const expr = exprs[0] ?? '';
-  if (mode.match === 'prefix') {
-    // Only letters and digits reach the tsquery (see prefixQueryText).
-    const typedTerms = foldText(raw)
-      .split(/[^a-z0-9]+/)
-      .filter(Boolean);
-    if (typedTerms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
-    const kind = leadingKind(typedTerms, typedWords(raw), mode.leadingWords);
-    const rest = typedTerms.slice(kind?.length ?? 0);
-    const tsq = prefixQuery(typedTerms, kind, mode, b);
-    const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
-    const matches = vectors.map((v) => `${v} @@ ${tsq}`);
-    const conds = ['(' + matches.join(' OR ') + ')'];
-    // After a kind, the rest of q names the record: its first column (the name without its kind)
-    // holds it, or "phường phú" would find every Phường by the "phu" in its kind.
-    if (kind && rest.length > 0) conds.push(`${vectors[0]} @@ ${prefixQuery(rest, undefined, mode, b)}`);
-    // A kind alone ("tp") ranks as its words; otherwise the rest of q ranks the names.
-    const keywords = (rest.length > 0 ? expandAliases(rest, mode.aliases) : kind!.words).join(' ');
-    // An alias written out is no longer what was typed.
-    const typed =
-      keywords === rest.join(' ')
-        ? typedRest(typedKeywords(raw, typedTerms.join(' ')), kind?.length ?? 0, keywords)
-        : undefined;
-    const rank = kind && rest.length > 0 ? { all: typedTerms.join(' ') } : undefined;
-    const terms = typedTerms;
-    return { conds, keywords, expr, mode, modeName, terms, firstColumn: matches[0], typed, rank };
-  }
+  if (mode.match === 'prefix') return buildPrefixSearch(raw, mode, modeName, expr, b);
   const words = keywordWords(raw);
   const keywords = mode.match === 'words' ? words.join(' ') : foldText(raw).trim();
   // Keywords of punctuation only match nothing rather than everything.
@@ -185,30 +136,6 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
       ? words.map((w) => anyColumn(`%${escapeLike(w)}%`))
       : [anyColumn(`%${escapeLike(keywords)}%`)];
   return { conds, keywords, expr, mode, modeName };
-}
-
-function prefixQuery(
-  terms: readonly string[],
-  kind: LeadingKind | undefined,
-  mode: SearchMode,
-  b: Binder,
-): string {
-  return `to_tsquery('simple'::regconfig, ${b.bind(prefixQueryText(terms, kind, mode.aliases))})`;
-}
-
-function leadConditions(
-  expr: string,
-  rank: NonNullable<BuiltSearch['rank']>,
-  b: Binder,
-): SortContext['lead'] {
-  return {
-    exact: `${expr} = ${b.bind(rank.all)}`,
-    startsWithAll: `${expr} LIKE ${b.bind(escapeLike(rank.all) + '%')}`,
-  };
-}
-
-function spelledExpr(mode: SearchMode): string {
-  return mode.spelled?.[0] ?? `public.f_spelling(${mode.columns[0]})`;
 }
 
 function chooseSort(

@@ -1,0 +1,79 @@
+import type { Binder } from './build-query';
+import type { SearchMode, SortContext } from './dataset-spec';
+import { escapeLike, foldText, typedKeywords, typedWords, wordVectorExpr } from './normalize-keyword';
+import { expandAliases, leadingKind, prefixQueryText, typedRest } from './rank-terms';
+import type { LeadingKind } from './rank-terms';
+
+/** A keyword search, built: its WHERE conditions and what its sort options may use. */
+export interface BuiltSearch {
+  conds: string[];
+  keywords: string;
+  expr: string;
+  mode: SearchMode;
+  modeName: string;
+  /** Folded [a-z0-9]+ terms of a `prefix` search. */
+  terms?: string[];
+  /** A `prefix` search's condition on its first column alone (see SortContext.matchesFirstColumn). */
+  firstColumn?: string;
+  /** A `prefix` search's words as typed, when they carry diacritics (see SortContext.typed). */
+  typed?: string;
+  /** All of q, folded, when it starts with a kind (see SortContext.lead). */
+  rank?: { all: string };
+}
+
+/** A `prefix` search (see SearchMode): every word of q starts a word of one of the columns. */
+export function buildPrefixSearch(
+  raw: string,
+  mode: SearchMode,
+  modeName: string,
+  expr: string,
+  b: Binder,
+): BuiltSearch {
+  // Only letters and digits reach the tsquery (see prefixQueryText).
+  const typedTerms = foldText(raw)
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (typedTerms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
+  const kind = leadingKind(typedTerms, typedWords(raw), mode.leadingWords);
+  const rest = typedTerms.slice(kind?.length ?? 0);
+  const tsq = prefixQuery(typedTerms, kind, mode, b);
+  const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
+  const matches = vectors.map((v) => `${v} @@ ${tsq}`);
+  const conds = ['(' + matches.join(' OR ') + ')'];
+  // After a kind, the rest of q names the record: its first column (the name without its kind)
+  // holds it, or "phường phú" would find every Phường by the "phu" in its kind.
+  if (kind && rest.length > 0) conds.push(`${vectors[0]} @@ ${prefixQuery(rest, undefined, mode, b)}`);
+  // A kind alone ("tp") ranks as its words; otherwise the rest of q ranks the names.
+  const keywords = (rest.length > 0 ? expandAliases(rest, mode.aliases) : kind!.words).join(' ');
+  // An alias written out is no longer what was typed.
+  const typed =
+    keywords === rest.join(' ')
+      ? typedRest(typedKeywords(raw, typedTerms.join(' ')), kind?.length ?? 0, keywords)
+      : undefined;
+  const rank = kind && rest.length > 0 ? { all: typedTerms.join(' ') } : undefined;
+  return { conds, keywords, expr, mode, modeName, terms: typedTerms, firstColumn: matches[0], typed, rank };
+}
+
+function prefixQuery(
+  terms: readonly string[],
+  kind: LeadingKind | undefined,
+  mode: SearchMode,
+  b: Binder,
+): string {
+  return `to_tsquery('simple'::regconfig, ${b.bind(prefixQueryText(terms, kind, mode.aliases))})`;
+}
+
+export function leadConditions(
+  expr: string,
+  rank: NonNullable<BuiltSearch['rank']>,
+  b: Binder,
+): SortContext['lead'] {
+  return {
+    exact: `${expr} = ${b.bind(rank.all)}`,
+    startsWithAll: `${expr} LIKE ${b.bind(escapeLike(rank.all) + '%')}`,
+  };
+}
+
+export function spelledExpr(mode: SearchMode): string {
+  return mode.spelled?.[0] ?? `public.f_spelling(${mode.columns[0]})`;
+}
