@@ -63,5 +63,14 @@ export function foldedExpr(column: string): string {
 export function wordVectorExpr(column: string, opts: { joinApostrophes?: boolean } = {}): string {
   const f = foldedExpr(column);
   const text = opts.joinApostrophes ? `${f} || ' ' || replace(${f}, '''', '')` : f;
-  return `to_tsvector('simple'::regconfig, regexp_replace(${text}, '[^a-z0-9]+', ' ', 'g'))`;
+  return `to_tsvector('simple'::regconfig, ${wordsOf(text)})`;
+}
+
+/** The folded column's words joined by single spaces, as q's folded terms are: "H01.05" → "h01 05". */
+export function wordTextExpr(column: string): string {
+  return wordsOf(foldedExpr(column));
+}
+
+function wordsOf(text: string): string {
+  return `regexp_replace(${text}, '[^a-z0-9]+', ' ', 'g')`;
 }

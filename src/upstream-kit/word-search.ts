@@ -1,5 +1,5 @@
 import type { DatasetSpec, SearchMode, SearchSpec, SortContext } from './dataset-spec';
-import { escapeLike, foldedExpr } from './normalize-keyword';
+import { escapeLike, wordTextExpr } from './normalize-keyword';
 import { relevanceOrder } from './relevance';
 
 export interface WordSearchOptions extends Pick<
@@ -33,7 +33,7 @@ export function wordPrefixSearch(
     defaultMode: 'name',
     modes: { name: { columns, match: 'prefix', ...mode } },
   };
-  const codeWords = codeColumn && `regexp_replace(${foldedExpr(codeColumn)}, '[^a-z0-9]+', ' ', 'g')`;
+  const codeWords = codeColumn && wordTextExpr(codeColumn);
   const orderBy = (ctx: SortContext): string => {
     if (!ctx.matchesFirstColumn) return order;
     return [
