@@ -108,7 +108,7 @@ export interface SortContext {
   keywords?: string;
   /** SQL expression of the first searched column, folded the way keywords are. */
   searchedExpr?: string;
-  /** For a `prefix` search whose q carries diacritics: its words as typed (see typedKeywords). */
+  /** For a `prefix` search whose q carries diacritics: its words as typed (NFC, lower case). */
   typed?: string;
   /** SQL of the first searched column's public.f_spelling, diacritics kept; set with `typed`. */
   spelledExpr?: string;

@@ -14,16 +14,6 @@ export function foldText(text: string): string {
   );
 }
 
-/**
- * The words of q as typed, diacritics kept (NFC, lower case, joined by single spaces), for ranking
- * names spelled that way first. Undefined when q carries no diacritics, or when its words fold to
- * other words than `keywords` (a `prefix` search's folded terms): the folded order then says all.
- */
-export function typedKeywords(raw: string, keywords: string): string | undefined {
-  const typed = typedWords(raw).join(' ');
-  return typed !== keywords && foldText(typed) === keywords ? typed : undefined;
-}
-
 /** The words of q as typed: NFC, lower case, split at every character other than a letter or a digit. */
 export function typedWords(raw: string): string[] {
   return raw

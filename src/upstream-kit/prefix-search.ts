@@ -1,7 +1,7 @@
 import type { Binder } from './build-query';
 import type { SearchMode, SortContext } from './dataset-spec';
-import { escapeLike, foldText, typedKeywords, typedWords, wordVectorExpr } from './normalize-keyword';
-import { expandAliases, leadingKind, prefixQueryText, typedRest } from './rank-terms';
+import { escapeLike, foldText, typedWords, wordVectorExpr } from './normalize-keyword';
+import { expandAliases, leadingKind, prefixQueryText } from './rank-terms';
 import type { LeadingKind } from './rank-terms';
 
 /** A keyword search, built: its WHERE conditions and what its sort options may use. */
@@ -34,7 +34,10 @@ export function buildPrefixSearch(
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
   if (typedTerms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
-  const kind = leadingKind(typedTerms, typedWords(raw), mode.leadingWords);
+  // q's words as typed, diacritics kept, where each folds to its term: the typed spelling ranks.
+  const words = typedWords(raw);
+  const spelled = words.length === typedTerms.length && words.every((w, i) => foldText(w) === typedTerms[i]);
+  const kind = leadingKind(typedTerms, spelled ? words : undefined, mode.leadingWords);
   const rest = typedTerms.slice(kind?.length ?? 0);
   const tsq = prefixQuery(typedTerms, kind, mode, b);
   const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
@@ -45,11 +48,9 @@ export function buildPrefixSearch(
   if (kind && rest.length > 0) conds.push(`${vectors[0]} @@ ${prefixQuery(rest, undefined, mode, b)}`);
   // A kind alone ("tp") ranks as its words; otherwise the rest of q ranks the names.
   const keywords = (rest.length > 0 ? expandAliases(rest, mode.aliases) : kind!.words).join(' ');
-  // An alias written out is no longer what was typed.
-  const typed =
-    keywords === rest.join(' ')
-      ? typedRest(typedKeywords(raw, typedTerms.join(' ')), kind?.length ?? 0, keywords)
-      : undefined;
+  // Only when it carries diacritics; an alias written out is no longer what was typed.
+  const typedRest = spelled ? words.slice(kind?.length ?? 0).join(' ') : undefined;
+  const typed = keywords === rest.join(' ') && typedRest !== keywords ? typedRest : undefined;
   const rank = kind && rest.length > 0 ? { all: typedTerms.join(' ') } : undefined;
   return { conds, keywords, expr, mode, modeName, terms: typedTerms, firstColumn: matches[0], typed, rank };
 }

@@ -10,33 +10,23 @@ export interface LeadingKind {
  * The kind q's first words name ("phường", "thị trấn", "tp": `kinds` maps each, as typed, to the
  * folded words full names use); the longest that fits. A word typed with other diacritics than the
  * kind's is a name, not the kind ("phương", "xà"); one typed without any may be either.
- * `typed`: q's words as typed (typedWords), aligned with the folded `terms` or ignored.
+ * `typed`: q's words as typed (typedWords), one for each of the folded `terms`, when they are.
  */
 export function leadingKind(
   terms: readonly string[],
-  typed: readonly string[],
+  typed: readonly string[] | undefined,
   kinds: Readonly<Record<string, string>> | undefined,
 ): LeadingKind | undefined {
-  const aligned = typed.length === terms.length && typed.every((w, i) => foldText(w) === terms[i]);
   let best: LeadingKind | undefined;
   for (const [spelling, meaning] of Object.entries(kinds ?? {})) {
     const words = spelling.split(' ');
     const fits =
       words.length <= terms.length &&
-      words.every(
-        (k, i) => terms[i] === foldText(k) && (!aligned || typed[i] === k || typed[i] === terms[i]),
-      );
+      words.every((k, i) => terms[i] === foldText(k) && (!typed || typed[i] === k || typed[i] === terms[i]));
     if (fits && words.length > (best?.length ?? 0))
       best = { length: words.length, words: meaning.split(' ') };
   }
   return best;
-}
-
-/** The typed words (see typedKeywords) past the first `lead`, when they still carry diacritics. */
-export function typedRest(typed: string | undefined, lead: number, keywords: string): string | undefined {
-  if (typed === undefined || lead === 0) return typed;
-  const rest = typed.split(' ').slice(lead).join(' ');
-  return rest === keywords ? undefined : rest;
 }
 
 type Aliases = Readonly<Record<string, string>> | undefined;
@@ -68,7 +58,7 @@ export function expandAliases(terms: readonly string[], aliases: Aliases): strin
 }
 
 /**
- * A LIKE pattern of the typed words (see typedKeywords) where a word typed without diacritics
+ * A LIKE pattern of the typed words (see SortContext.typed) where a word typed without diacritics
  * takes any: its letters that can carry one match any character ("phù my" → "phù m_", which Phù
  * Mỹ's spelling fits). Folded and NFC words have the same length, one character a letter.
  */
