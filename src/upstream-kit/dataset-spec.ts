@@ -68,6 +68,12 @@ export interface SearchMode {
    * Neither this nor leadingWords with bitmapCount, which counts the terms as typed.
    */
   aliases?: Readonly<Record<string, string>>;
+  /**
+   * For `prefix`: a word that is a syllable spelled with a final i or y alike (kì/kỳ, lí/lý, mĩ/mỹ,
+   * quí/quý, sĩ/sỹ, tí/tý; see iyVariant) also matches the other spelling as a whole word, and
+   * ranks as either. Not with bitmapCount, which counts the terms as typed.
+   */
+  iyVariants?: boolean;
   /** For `prefix`: answer the exact total from per-term bitmaps instead of counting rows. */
   bitmapCount?: BitmapCountSpec;
 }

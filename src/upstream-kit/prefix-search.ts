@@ -1,7 +1,7 @@
 import type { Binder } from './build-query';
 import type { SearchMode, SortContext } from './dataset-spec';
 import { escapeLike, foldText, typedWords, wordVectorExpr } from './normalize-keyword';
-import { expandAliases, leadingKind, prefixQueryText } from './rank-terms';
+import { expandAliases, foldIy, iyVariant, leadingKind, prefixQueryText } from './rank-terms';
 import type { LeadingKind } from './rank-terms';
 
 /** A keyword search, built: its WHERE conditions and what its sort options may use. */
@@ -51,8 +51,20 @@ export function buildPrefixSearch(
   // Only when it carries diacritics; an alias written out is no longer what was typed.
   const typedRest = spelled ? words.slice(kind?.length ?? 0).join(' ') : undefined;
   const typed = keywords === rest.join(' ') && typedRest !== keywords ? typedRest : undefined;
-  const rank = kind && rest.length > 0 ? { all: typedTerms.join(' ') } : undefined;
-  return { conds, keywords, expr, mode, modeName, terms: typedTerms, firstColumn: matches[0], typed, rank };
+  // "kì anh" is Kỳ Anh as much as Kì Anh: the ranking then compares names and q with every y an i.
+  const iy = mode.iyVariants === true && typedTerms.some((t) => iyVariant(t) !== undefined);
+  const ranked = (text: string): string => (iy ? foldIy(text) : text);
+  return {
+    conds,
+    keywords: ranked(keywords),
+    expr: iy ? `translate(${expr}, 'y', 'i')` : expr,
+    mode,
+    modeName,
+    terms: typedTerms,
+    firstColumn: matches[0],
+    typed,
+    rank: kind && rest.length > 0 ? { all: ranked(typedTerms.join(' ')) } : undefined,
+  };
 }
 
 function prefixQuery(
@@ -61,7 +73,7 @@ function prefixQuery(
   mode: SearchMode,
   b: Binder,
 ): string {
-  return `to_tsquery('simple'::regconfig, ${b.bind(prefixQueryText(terms, kind, mode.aliases))})`;
+  return `to_tsquery('simple'::regconfig, ${b.bind(prefixQueryText(terms, kind, mode.aliases, mode.iyVariants))})`;
 }
 
 export function leadConditions(

@@ -31,6 +31,23 @@ export function leadingKind(
 
 type Aliases = Readonly<Record<string, string>> | undefined;
 
+// A consonant, then i or y and nothing else: the syllables Vietnamese writes either way (kì and kỳ,
+// lí and lý, mĩ and mỹ, quí and quý, sĩ and sỹ, hi and hy, tí and tý, vi and vy). After other
+// consonants, and where another vowel comes before (tai and tay, tui and tuy), i and y are
+// different words.
+const IY_SYLLABLE = /^(h|k|l|m|qu|s|t|v)([iy])$/;
+
+/** A folded word's other spelling, when it is a syllable written with a final i or y alike. */
+export function iyVariant(term: string): string | undefined {
+  const m = IY_SYLLABLE.exec(term);
+  return m ? m[1]! + (m[2] === 'i' ? 'y' : 'i') : undefined;
+}
+
+/** Folded text with every y an i, as the ranking compares names when q holds such a syllable. */
+export function foldIy(text: string): string {
+  return text.replace(/y/g, 'i');
+}
+
 /**
  * A tsquery's text: every term starts a word of the column. The kind at q's start and a term with
  * an alias ("thpt" → "trung hoc pho thong") may instead be their words, whole and in a row. Only
@@ -41,14 +58,18 @@ export function prefixQueryText(
   terms: readonly string[],
   kind: LeadingKind | undefined,
   aliases: Aliases,
+  iyVariants = false,
 ): string {
   const starts = (own: readonly string[]): string => own.map((t) => `${t}:*`).join(' & ');
   const either = (own: readonly string[], words: readonly string[]): string =>
     `((${starts(own)}) | (${words.join(' <-> ')}))`;
   const lead = kind ? [either(terms.slice(0, kind.length), kind.words)] : [];
-  const rest = terms
-    .slice(kind?.length ?? 0)
-    .map((t) => (aliases?.[t] ? either([t], aliases[t].split(' ')) : `${t}:*`));
+  const rest = terms.slice(kind?.length ?? 0).map((t) => {
+    if (aliases?.[t]) return either([t], aliases[t].split(' '));
+    // The other spelling is a whole word: "ly" may be on its way to no other word, "li" to Linh.
+    const other = iyVariants ? iyVariant(t) : undefined;
+    return other ? either([t], [other]) : `${t}:*`;
+  });
   return [...new Set([...lead, ...rest])].join(' & ');
 }
 

@@ -4,7 +4,7 @@ import { relevanceOrder } from './relevance';
 
 export interface WordSearchOptions extends Pick<
   SearchMode,
-  'folded' | 'spelled' | 'vectors' | 'leadingWords' | 'aliases'
+  'folded' | 'spelled' | 'vectors' | 'leadingWords' | 'aliases' | 'iyVariants'
 > {
   /**
    * A searched column that holds a code rather than words (finance-ministry catalogues): a q that
@@ -31,7 +31,7 @@ export function wordPrefixSearch(
   const search: SearchSpec = {
     param: 'q',
     defaultMode: 'name',
-    modes: { name: { columns, match: 'prefix', ...mode } },
+    modes: { name: { columns, match: 'prefix', iyVariants: true, ...mode } },
   };
   const codeWords = codeColumn && wordTextExpr(codeColumn);
   const orderBy = (ctx: SortContext): string => {

@@ -268,6 +268,27 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       expect((await list('/wards?q=dran')).data.map((w) => w.full_name)).toContain("Xã D'Ran");
     });
 
+    it('finds a syllable written with a final i or y either way (kì is Kỳ, vĩ is Vỹ) and ranks it as either', async () => {
+      const names = async (path: string, q: string) =>
+        (await list(`/${path}?q=${encodeURIComponent(q)}&per_page=1000`)).data.map((w) => w.full_name);
+      for (const q of ['kì anh', 'ki anh', 'kỳ anh', 'ky anh'])
+        expect((await names('wards', q))[0]).toBe('Xã Kỳ Anh');
+      for (const q of ['vĩ dạ', 'vi da']) expect((await names('wards', q))[0]).toBe('Phường Vỹ Dạ');
+      // Ranked as spelled either way: Lý Nhân is the name starting with "li n", before Nam Lý.
+      expect((await names('wards', 'lí n'))[0]).toBe('Xã Lý Nhân');
+      for (const n of (await names('wards', 'mi t')).slice(0, 5)) expect(n).toMatch(/ Mỹ T/);
+      // The other spelling is a whole word ("ly" is on its way to no other word; "li" may be Linh),
+      // and after another vowel i and y are different letters (Tây is not "tai").
+      for (const n of await names('wards', 'ly'))
+        expect([
+          n,
+          foldText(n)
+            .split(/[^a-z]+/)
+            .some((w) => w.startsWith('ly') || w === 'li'),
+        ]).toEqual([n, true]);
+      expect(await names('provinces', 'tai ninh')).toEqual([]);
+    });
+
     it('finds places by the abbreviations people type: HCM, TP.HCM, BRVT, Saigon', async () => {
       for (const q of ['HCM', 'TP.HCM', 'tphcm', 'TP. HCM'])
         expect(codes((await list(`/provinces?q=${encodeURIComponent(q)}`)).data)).toEqual(['79']);
