@@ -1701,8 +1701,6 @@ export interface components {
       code: components['schemas']['ErrorCode'];
       /** @description Thông báo tiếng Việt / Human-readable text in Vietnamese. */
       message: string;
-      /** @description Tham số bị lỗi (422) / The parameter at fault (422). */
-      param?: string;
       /** @description Giới hạn của gói / The plan’s limit. */
       quota?: number;
       /** @description Số giây đến khi đặt lại hạn mức, hoặc đến khi hết khóa (account_restricted) / Seconds until the quota resets, or until the lock ends (account_restricted). */

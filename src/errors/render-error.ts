@@ -8,17 +8,19 @@ export interface ErrorBody {
   success: false;
   code: ErrorCode;
   message: string;
-  param?: string;
   quota?: number;
   reset_in_seconds?: number;
   upgrade_url?: string;
   buy_credits_url?: string;
 }
 
+/**
+ * The envelope holds the fields the reference lists for errors and no other: the parameter at fault
+ * is named in the message, and in the access line as `param`.
+ */
 export function errorBody(err: ApiError): ErrorBody {
-  const { quota, reset_in_seconds, upgrade_url, buy_credits_url, param } = err.extras;
+  const { quota, reset_in_seconds, upgrade_url, buy_credits_url } = err.extras;
   const body: ErrorBody = { success: false, code: err.code, message: err.message };
-  if (param !== undefined) body.param = param;
   if (quota !== undefined) body.quota = quota;
   if (reset_in_seconds !== undefined) body.reset_in_seconds = reset_in_seconds;
   if (upgrade_url !== undefined) body.upgrade_url = upgrade_url;

@@ -27,8 +27,6 @@ function exampleBody(code: ErrorCode, config: RuntimeConfig): Record<string, Jso
   const lowest = config.planList[0]!;
   const body: Record<string, JsonValue> = { success: false, code, message: ERROR_CATALOGUE[code].message };
   switch (code) {
-    case 'invalid_request':
-      return { ...body, param: 'issued_from' };
     case 'plan_required':
     case 'page_limit':
       return { ...body, upgrade_url: plans.upgrade_url };
@@ -73,7 +71,6 @@ export function errorSchemas(): Record<string, SchemaObject> {
         success: { const: false },
         code: schemaRef('ErrorCode'),
         message: { type: 'string', description: 'Thông báo tiếng Việt / Human-readable text in Vietnamese.' },
-        param: { type: 'string', description: 'Tham số bị lỗi (422) / The parameter at fault (422).' },
         quota: { type: 'integer', minimum: 0, description: 'Giới hạn của gói / The plan’s limit.' },
         reset_in_seconds: {
           type: 'integer',
