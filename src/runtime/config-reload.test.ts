@@ -24,7 +24,8 @@ describe('a reload asked for (SIGHUP)', () => {
   let plansFile: string;
   let plans: string;
   beforeAll(async () => {
-    e = await startE2eProduct();
+    // Reloads are read from /v1/me and the admin API: no sample rows needed.
+    e = await startE2eProduct({ seedSampleData: false });
     plansFile = join(e.configDir, 'plans.yaml');
     plans = readFileSync(plansFile, 'utf8');
   }, 120_000);
@@ -85,6 +86,8 @@ describe('the files watched', () => {
     configDir = await copyConfig(root);
     product = await startProduct({
       ...testProductOptions(root, configDir),
+      // What is read is the gateway's meta: no sample rows needed (they take half of a first start).
+      seedSampleData: false,
       watchConfig: true,
       // Longer than the first test waits: what it sees is the check made when the watch begins.
       configPollMs: 4_000,
@@ -123,11 +126,12 @@ describe('a start with accounts on a plan plans.yaml no longer has', () => {
     const root = mkdtempSync(join(tmpdir(), 'lookup-offplan-'));
     try {
       const configDir = await copyConfig(root);
-      await (await startProduct(testProductOptions(root, configDir))).shutdown();
+      const noSamples = { ...testProductOptions(root, configDir), seedSampleData: false };
+      await (await startProduct(noSamples)).shutdown();
       const plansFile = join(configDir, 'plans.yaml');
       writeFileSync(plansFile, readFileSync(plansFile, 'utf8').replace(/^ {2}enterprise:.*\n/m, ''));
       const { logger, lines } = capturedLog();
-      await (await startProduct({ ...testProductOptions(root, configDir), logger })).shutdown();
+      await (await startProduct({ ...noSamples, logger })).shutdown();
       const warning = lines.find((l) => String(l.msg).startsWith('accounts are on plans'));
       expect(warning).toMatchObject({ plans: { enterprise: 1 }, served_as: 'free' });
     } finally {

@@ -23,6 +23,8 @@ const env = (): Record<string, string> => ({
   DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`,
   REDIS_URL: TEST_REDIS_URL,
   ADMIN_JWT_SECRET: ADMIN_SECRET,
+  // Only /v1/me is asked: the first start need not seed the schema with sample rows.
+  SEED_SAMPLE_DATA: 'false',
 });
 
 /** The built-in upstreams on free ports, so that the run does not depend on a product already up on the defaults. */

@@ -53,11 +53,11 @@ export const testProductOptions = (root: string, configDir: string): Parameters<
   watchConfig: false,
 });
 
-/** The real product: gateway, admin API, built-in upstreams with their sample data, PGlite. */
-export async function startE2eProduct(): Promise<E2eProduct> {
+/** The real product: gateway, admin API, built-in upstreams with their sample data (unless told not to seed), PGlite. */
+export async function startE2eProduct(opts: { seedSampleData?: boolean } = {}): Promise<E2eProduct> {
   const root = mkdtempSync(join(tmpdir(), 'lookup-openapi-e2e-'));
   const configDir = await copyConfig(root);
-  const product = await startProduct(testProductOptions(root, configDir));
+  const product = await startProduct({ ...testProductOptions(root, configDir), ...opts });
   const token = await signAdminToken(ADMIN_SECRET, Date.now());
   const adminBase = `http://127.0.0.1:${product.adminPort}/admin`;
   const admin = async (method: string, path: string, body: unknown): Promise<Record<string, unknown>> => {
