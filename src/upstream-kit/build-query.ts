@@ -81,6 +81,7 @@ export function buildListQuery(
   const ctx: SortContext = {
     bind: (v) => b.bind(v),
     keywords: search?.keywords,
+    codeKeywords: search?.codeKeywords ?? search?.keywords,
     searchedExpr: search?.expr,
     ...(search?.typed ? { typed: search.typed, spelledExpr: spelledExpr(search.mode) } : {}),
     matchesFirstColumn: search?.firstColumn,

@@ -112,6 +112,11 @@ export interface SortContext {
   bind(value: ParamValue): string;
   /** Keywords after diacritics/case folding, joined by single spaces; undefined without a search. */
   keywords?: string;
+  /**
+   * The keywords a code compares with: `keywords` without reading every y as i, which `keywords`
+   * does when q holds a syllable written either way (SearchMode.iyVariants); a code is not a word.
+   */
+  codeKeywords?: string;
   /** SQL expression of the first searched column, folded the way keywords are. */
   searchedExpr?: string;
   /** For a `prefix` search whose q carries diacritics: its words as typed (NFC, lower case). */

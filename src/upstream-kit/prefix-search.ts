@@ -19,6 +19,8 @@ export interface BuiltSearch {
   typed?: string;
   /** All of q, folded, when it starts with a kind (see SortContext.lead). */
   rank?: { all: string };
+  /** `keywords` before every y was read as i, when it was (see SortContext.codeKeywords). */
+  codeKeywords?: string;
 }
 
 /** A `prefix` search (see SearchMode): every word of q starts a word of one of the columns. */
@@ -64,6 +66,7 @@ export function buildPrefixSearch(
     firstColumn: matches[0],
     typed,
     rank: kind && rest.length > 0 ? { all: ranked(typedTerms.join(' ')) } : undefined,
+    codeKeywords: iy ? keywords : undefined,
   };
 }
 

@@ -2,8 +2,8 @@ import { escapeLike, foldText } from './normalize-keyword';
 
 /** A record's kind at the start of q: how many of q's words name it, and the words names use for it. */
 export interface LeadingKind {
-  length: number;
-  words: string[];
+  readonly length: number;
+  readonly words: readonly string[];
 }
 
 /**
@@ -18,15 +18,39 @@ export function leadingKind(
   kinds: Readonly<Record<string, string>> | undefined,
 ): LeadingKind | undefined {
   let best: LeadingKind | undefined;
-  for (const [spelling, meaning] of Object.entries(kinds ?? {})) {
-    const words = spelling.split(' ');
+  for (const kind of kinds ? compiledKinds(kinds) : []) {
+    const { spelled, folded } = kind;
     const fits =
-      words.length <= terms.length &&
-      words.every((k, i) => terms[i] === foldText(k) && (!typed || typed[i] === k || typed[i] === terms[i]));
-    if (fits && words.length > (best?.length ?? 0))
-      best = { length: words.length, words: meaning.split(' ') };
+      spelled.length <= terms.length &&
+      spelled.every((k, i) => terms[i] === folded[i] && (!typed || typed[i] === k || typed[i] === terms[i]));
+    if (fits && spelled.length > (best?.length ?? 0)) best = kind.lead;
   }
   return best;
+}
+
+interface CompiledKind {
+  spelled: string[];
+  folded: string[];
+  lead: LeadingKind;
+}
+
+// A mode's kinds table is declared once, with its dataset; split and folded on its first use.
+const compiled = new WeakMap<object, CompiledKind[]>();
+
+function compiledKinds(kinds: Readonly<Record<string, string>>): CompiledKind[] {
+  let list = compiled.get(kinds);
+  if (!list) {
+    list = Object.entries(kinds).map(([spelling, meaning]) => {
+      const spelled = spelling.split(' ');
+      return {
+        spelled,
+        folded: spelled.map(foldText),
+        lead: { length: spelled.length, words: meaning.split(' ') },
+      };
+    });
+    compiled.set(kinds, list);
+  }
+  return list;
 }
 
 type Aliases = Readonly<Record<string, string>> | undefined;

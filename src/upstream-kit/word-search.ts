@@ -37,7 +37,7 @@ export function wordPrefixSearch(
   const orderBy = (ctx: SortContext): string => {
     if (!ctx.matchesFirstColumn) return order;
     return [
-      ...(codeWords && ctx.keywords ? codeTiers(codeWords, codeColumn, ctx, ctx.keywords) : []),
+      ...(codeWords && ctx.codeKeywords ? codeTiers(codeWords, codeColumn, ctx, ctx.codeKeywords) : []),
       // After a kind (Phường, P.), every name holds the rest of q; holding all of q says little
       // ("P.1": Thường Phước 1 holds "p" and "1", Phường 1 is named "1"), being or starting with it
       // does (Xa La, Xà Phiên).

@@ -101,6 +101,28 @@ describe.each(TEST_DATABASES)('mof-catalogs upstream on $name', (tdb) => {
     });
   });
 
+  describe('q by a code that reads as a word', () => {
+    it('puts the code typed first, not the one a final i for y would make of it', async () => {
+      // No catalogue holds such codes yet: a list imported later may (TY, TI), so two are added.
+      const add = (code: string, i: number) =>
+        h.db.query(
+          `INSERT INTO mof_catalog_items (id, catalog, code, name, is_active, sort_order)
+           VALUES ($1, 'dmdc-share-types', $2, $3, true, $4)`,
+          [`lcp_iytest${i}`, code, `Loại thử ${code}`, 1000 + i],
+        );
+      await add('TI', 1);
+      await add('TY', 2);
+      try {
+        const first = async (q: string) =>
+          (await get(`/dmdc-share-types?q=${q}`)).body.data.map((x: { code: string }) => x.code);
+        expect((await first('ty')).slice(0, 2)).toEqual(['TY', 'TI']);
+        expect((await first('ti')).slice(0, 2)).toEqual(['TI', 'TY']);
+      } finally {
+        await h.db.query(`DELETE FROM mof_catalog_items WHERE id LIKE 'lcp_iytest%'`);
+      }
+    });
+  });
+
   describe('errors', () => {
     it('answers 404 for an id of another catalogue', async () => {
       const other = (await get('/dmdc-share-types?per_page=1')).body.data[0].id;
