@@ -3,7 +3,10 @@ import type { ProductProcess } from './product-process';
 
 /** The exit code, or 'running' when the process is still up after ms. */
 async function exitWithin(p: ProductProcess, ms: number): Promise<number | null | 'running'> {
-  return Promise.race([p.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), ms))]);
+  let timer: NodeJS.Timeout | undefined;
+  const running = new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), ms)));
+  // A timer left pending after the exit would hold the test's worker for the rest of its ms.
+  return Promise.race([p.exited, running]).finally(() => clearTimeout(timer));
 }
 
 // Whoever read the product's output is gone (a log shipper that died, `npm start | head`): its
