@@ -16,9 +16,13 @@ const closeOutput = (p: ProductProcess): void => {
   p.child.stderr?.destroy();
 };
 
+// Nothing here reads a dataset: sample rows would only lengthen each start.
+const startSeedless = async (): Promise<ProductProcess> =>
+  startProductProcess({ CONFIG_DIR: await configWithFreePorts(), SEED_SAMPLE_DATA: 'false' });
+
 describe('a product whose output pipe has closed', () => {
   it('still exits on SIGTERM, with 0, when its last lines cannot be written', async () => {
-    const p = await startProductProcess({ CONFIG_DIR: await configWithFreePorts() });
+    const p = await startSeedless();
     try {
       closeOutput(p);
       p.child.kill('SIGTERM');
@@ -29,7 +33,7 @@ describe('a product whose output pipe has closed', () => {
   }, 120_000);
 
   it('goes on answering, its log lines dropped, and exits on SIGTERM', async () => {
-    const p = await startProductProcess({ CONFIG_DIR: await configWithFreePorts() });
+    const p = await startSeedless();
     try {
       closeOutput(p);
       const statuses = new Set<number>();
