@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from './migrate';
-import { openPgliteDb } from './pglite-db';
+import { openTestPglite } from '../../test/support/pglite-template';
 import { oldStyleTones } from '../util/tone-placement';
 
 describe('migrate, for a set of a new team', () => {
@@ -17,7 +17,7 @@ describe('migrate, for a set of a new team', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("gives a set that only creates its table the f_unaccent the kit's keyword search folds columns with", async () => {
-    const db = await openPgliteDb();
+    const db = await openTestPglite();
     try {
       expect(await migrate(db, 'fuel', dir)).toEqual(['001_fuel.sql']);
       const r = await db.query<{ v: string }>("SELECT lower(public.f_unaccent('Xăng RON 95 Hà Nội')) AS v");
@@ -31,7 +31,7 @@ describe('migrate, for a set of a new team', () => {
   });
 
   it('gives it the f_spelling the relevance order compares typed diacritics with, folding as the code does', async () => {
-    const db = await openPgliteDb();
+    const db = await openTestPglite();
     try {
       await migrate(db, 'fuel', dir);
       const names = [
@@ -72,7 +72,7 @@ describe('migrate, for a set of a new team', () => {
       file,
       'CREATE TABLE fuel_prices (id text PRIMARY KEY);\nCREATE INDEX fuel_a ON fuel_prices (id);\n',
     );
-    const db = await openPgliteDb();
+    const db = await openTestPglite();
     try {
       const edited: string[] = [];
       const run = () => migrate(db, 'fuel', own, (f) => edited.push(f));
@@ -98,7 +98,7 @@ describe('migrate, for a set of a new team', () => {
   it('adds the checksum column to a schema_migrations table made before it, keeping what it records', async () => {
     const own = mkdtempSync(join(tmpdir(), 'lookup-migrate-table-'));
     writeFileSync(join(own, '001_fuel.sql'), 'CREATE TABLE fuel_prices (id text PRIMARY KEY);\n');
-    const db = await openPgliteDb();
+    const db = await openTestPglite();
     try {
       await db.exec(`CREATE TABLE schema_migrations (set_name text NOT NULL, name text NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (set_name, name));
@@ -117,7 +117,7 @@ describe('migrate, for a set of a new team', () => {
     const own = mkdtempSync(join(tmpdir(), 'lookup-migrate-old-'));
     const file = join(own, '001_fuel.sql');
     writeFileSync(file, 'CREATE TABLE fuel_prices (id text PRIMARY KEY);\n');
-    const db = await openPgliteDb();
+    const db = await openTestPglite();
     try {
       const edited: string[] = [];
       expect(await migrate(db, 'fuel', own)).toEqual(['001_fuel.sql']);
@@ -139,7 +139,7 @@ describe('migrate, for a set of a new team', () => {
     writeFileSync(join(newer, '001_fuel.sql'), first);
     writeFileSync(join(newer, '002_fuel_name.sql'), 'ALTER TABLE fuel_prices ADD COLUMN name text;\n');
     writeFileSync(join(older, '001_fuel.sql'), first);
-    const db = await openPgliteDb();
+    const db = await openTestPglite();
     try {
       const future: string[][] = [];
       const run = (dir: string) => migrate(db, 'fuel', dir, undefined, (files) => future.push(files));

@@ -3,7 +3,7 @@ import { compileConfig } from '../config/compile-config';
 import { loadRawConfig } from '../config/load-config';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
-import { openPgliteDb } from '../db/pglite-db';
+import { openTestPglite } from '../../test/support/pglite-template';
 import { CONFIG_DIR } from '../../test/support/gateway-harness';
 import { createDemoAccounts, findDemoAccounts } from './demo-accounts';
 
@@ -12,7 +12,7 @@ const plans = config.planList.map((p) => p.name);
 
 /** Runs the test on a fresh migrated PGlite and closes it after. */
 async function withRepo(test: (repo: AccountRepo, db: Db) => Promise<void>): Promise<void> {
-  const db = await openPgliteDb();
+  const db = await openTestPglite();
   try {
     await migrate(db, 'gateway');
     await test(new AccountRepo(db), db);

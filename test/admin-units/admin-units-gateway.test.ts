@@ -6,7 +6,7 @@ import { unitId } from '../support/admin-unit-ids';
 import { everyDataset } from '../support/dataset-pages';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
-import { openPgliteDb } from '../../src/db/pglite-db';
+import { openTestPglite } from '../support/pglite-template';
 import { adminUnitsUpstream } from '../../src/upstreams/admin-units/admin-units-upstream';
 import { silentLogger } from '../../src/util/logger';
 import { startHarness } from '../support/gateway-harness';
@@ -20,7 +20,7 @@ let db: Db;
 let server: Server;
 
 beforeAll(async () => {
-  db = await openPgliteDb();
+  db = await openTestPglite();
   for (const set of adminUnitsUpstream.migrationSets) await migrate(db, set);
   await adminUnitsUpstream.seed(db, {});
   server = createServer(adminUnitsUpstream.createApp({ db, logger: silentLogger() }));

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Db } from '../../src/db/db';
-import { openPgliteDb } from '../../src/db/pglite-db';
+import { openTestPglite } from '../support/pglite-template';
 import { createUpstreamApp, insertRows, parsePointParam, pointOf, readLatLng } from '../../src/upstream-kit';
 import type { DatasetSpec } from '../../src/upstream-kit';
 import { silentLogger } from '../../src/util/logger';
@@ -45,7 +45,7 @@ describe('kit: resolved filters and readiness', () => {
   const app = () => createUpstreamApp({ db, logger: silentLogger(), datasets: [spec], ready: () => loaded });
 
   beforeAll(async () => {
-    db = await openPgliteDb();
+    db = await openTestPglite();
     await db.exec('CREATE TABLE kit_spots (id text PRIMARY KEY)');
     await insertRows(db, 'kit_spots', ['id'], [['s_1'], ['s_2']]);
   });

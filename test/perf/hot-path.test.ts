@@ -22,7 +22,7 @@ import { compileConfig } from '../../src/config/compile-config';
 import { loadRawConfig } from '../../src/config/load-config';
 import type { Db, Queryable } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
-import { openPgliteDb } from '../../src/db/pglite-db';
+import { openTestPglite } from '../support/pglite-template';
 import { createApp } from '../../src/gateway/create-app';
 import type { GatewayApp } from '../../src/gateway/create-app';
 import type { GatewayDeps } from '../../src/gateway/deps';
@@ -110,7 +110,7 @@ beforeAll(async () => {
   raw.plans.plans.watched = { ...UNLIMITED_PLAN, bulk_watch: true };
   const config = compileConfig(raw);
 
-  rawDb = await openPgliteDb();
+  rawDb = await openTestPglite();
   await migrate(rawDb, 'gateway');
   const db = countingDb(rawDb, dbCounts);
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/db';
 import { openPgDb } from '../../src/db/pg-db';
-import { openPgliteDb } from '../../src/db/pglite-db';
+import { openTestPglite } from './pglite-template';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -27,6 +27,6 @@ async function openPgSchema(): Promise<Db> {
 }
 
 export const TEST_DATABASES: TestDatabase[] = [
-  { name: 'pglite', open: () => openPgliteDb() },
+  { name: 'pglite', open: () => openTestPglite() },
   { name: 'postgres', open: openPgSchema },
 ];

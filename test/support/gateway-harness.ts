@@ -9,7 +9,7 @@ import { loadRawConfig } from '../../src/config/load-config';
 import type { RawConfig } from '../../src/config/load-config';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
-import { openPgliteDb } from '../../src/db/pglite-db';
+import { openTestPglite } from './pglite-template';
 import { BulkWatch } from '../../src/bulk-watch/bulk-watch';
 import { DatasetStats } from '../../src/bulk-watch/dataset-stats';
 import { createApp } from '../../src/gateway/create-app';
@@ -65,7 +65,7 @@ export async function startHarness(
   }
   edit(raw);
   const config = compileConfig(raw);
-  const db = await openPgliteDb();
+  const db = await openTestPglite();
   await migrate(db, 'gateway');
   const clock = new ManualClock(T0);
   const accounts = new AccountRepo(db);
