@@ -84,7 +84,10 @@ export async function seedLegal(db: Db, opts: SeedOptions): Promise<void> {
       LEGAL_DOCUMENT_COLUMNS,
       corpus.documents.map(legalDocumentValues),
       {
-        batchSize: 200,
+        // Each statement's trigger upserts the search blocks its rows touch (1,024 documents a
+        // block): fewer, larger statements rewrite each block fewer times (6,000 rows on PGlite:
+        // 2.9 s in batches of 1,000, 3.3 s in batches of 200).
+        batchSize: 1000,
         onConflict: 'ON CONFLICT (id) DO NOTHING',
       },
     );
