@@ -35,7 +35,7 @@ interface CompiledKind {
 }
 
 // A mode's kinds table is declared once, with its dataset; split and folded on its first use.
-const compiled = new WeakMap<object, CompiledKind[]>();
+const compiled = new WeakMap<Readonly<Record<string, string>>, CompiledKind[]>();
 
 function compiledKinds(kinds: Readonly<Record<string, string>>): CompiledKind[] {
   let list = compiled.get(kinds);

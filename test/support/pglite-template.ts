@@ -15,7 +15,7 @@ const PGLITE_VERSION = (
 const TEMPLATE = join(tmpdir(), `lookup-pglite-cluster-${PGLITE_VERSION}.tar`);
 
 /** A fresh cluster's dump: made by the first open that finds none, written whole or not at all. */
-async function template(): Promise<Blob> {
+async function readTemplate(): Promise<Blob> {
   if (!existsSync(TEMPLATE)) {
     const pg = await PGlite.create();
     const dump = await pg.dumpDataDir('none');
@@ -28,7 +28,12 @@ async function template(): Promise<Blob> {
   return new Blob([readFileSync(TEMPLATE)]);
 }
 
+// Read once per test file (a Blob is immutable): a file opens several databases, and each read is
+// 40 MB.
+let template: Promise<Blob> | undefined;
+
 /** An empty in-memory PGlite database, as openPgliteDb() opens one, started from a dumped cluster. */
 export async function openTestPglite(): Promise<Db> {
-  return openPgliteDb(undefined, { template: await template() });
+  template ??= readTemplate();
+  return openPgliteDb(undefined, { template: await template });
 }
