@@ -121,13 +121,13 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
   const raw = nonEmpty(singleValue(query, s.param));
   if (raw === undefined) return undefined;
   parseParam(s.param, raw, { type: 'string', maxLength: s.maxLength ?? 200 });
+  if (mode.match === 'prefix') return buildPrefixSearch(raw, mode, modeName, b);
   const exprs = mode.columns.map((c, i) => mode.folded?.[i] ?? foldedExpr(c));
   const anyColumn = (pattern: string): string => {
     const p = b.bind(pattern);
     return '(' + exprs.map((e) => `${e} LIKE ${p}`).join(' OR ') + ')';
   };
   const expr = exprs[0] ?? '';
-  if (mode.match === 'prefix') return buildPrefixSearch(raw, mode, modeName, expr, b);
   const words = keywordWords(raw);
   const keywords = mode.match === 'words' ? words.join(' ') : foldText(raw).trim();
   // Keywords of punctuation only match nothing rather than everything.

@@ -44,11 +44,16 @@ export interface SearchMode {
    */
   vectors?: readonly string[];
   /**
-   * Stored text columns, one per column, holding foldedExpr(col); without them that expression is
-   * used. The relevance order compares the first on every matching row, so a short q over a large
-   * table folds no row at request time.
+   * For `words` and `substring`: stored text columns, one per column, holding foldedExpr(col);
+   * without them that expression is used.
    */
   folded?: readonly string[];
+  /**
+   * For `prefix`: a stored text column holding rankTextExpr(columns[0]) (the first column's folded
+   * words, apostrophes joined); without it that expression is used. The relevance order compares
+   * it on every matching row, so a short q over a large table folds no row at request time.
+   */
+  rankText?: string;
   /**
    * For `prefix`: stored text columns, one per column, holding public.f_spelling(col) (lower case,
    * tone marks placed one way); without them that expression is used. Read only for a q typed with
@@ -117,7 +122,10 @@ export interface SortContext {
    * does when q holds a syllable written either way (SearchMode.iyVariants); a code is not a word.
    */
   codeKeywords?: string;
-  /** SQL expression of the first searched column, folded the way keywords are. */
+  /**
+   * SQL expression of the first searched column, folded the way keywords are (for `prefix`, its
+   * words: rankTextExpr).
+   */
   searchedExpr?: string;
   /** For a `prefix` search whose q carries diacritics: its words as typed (NFC, lower case). */
   typed?: string;

@@ -22,7 +22,14 @@ export { listRecords, getRecord, recordExists, datasetTotal } from './query-data
 export type { ListResult } from './query-dataset';
 export type { BuiltQuery, CountQuery } from './build-query';
 export { buildListQuery } from './build-query';
-export { foldText, foldedExpr, keywordWords, escapeLike, wordVectorExpr } from './normalize-keyword';
+export {
+  foldText,
+  foldedExpr,
+  keywordWords,
+  escapeLike,
+  rankTextExpr,
+  wordVectorExpr,
+} from './normalize-keyword';
 export { parseParam, parsePaging, MAX_PER_PAGE, DEFAULT_PER_PAGE } from './parse-params';
 export { isCalendarDate } from '../util/iso-time';
 export { UpstreamError, invalidParam, notFound, unknownEndpoint } from './upstream-error';

@@ -56,6 +56,31 @@ export function wordVectorExpr(column: string, opts: { joinApostrophes?: boolean
   return `to_tsvector('simple'::regconfig, ${wordsOf(text)})`;
 }
 
+/**
+ * What the relevance order of a `prefix` search compares q with: the folded column's words joined
+ * by single spaces, a word written with apostrophes inside as one ("Ea H'leo" → "ea hleo", "Văn
+ * Miếu - Quốc Tử Giám" → "van mieu quoc tu giam"), as q's words are (see buildPrefixSearch).
+ * Indexes and stored columns (SearchMode.rankText) must use exactly this expression.
+ */
+export function rankTextExpr(column: string): string {
+  return `btrim(${wordsOf(`replace(${foldedExpr(column)}, '''', '')`)})`;
+}
+
+// The punctuation names carry between or inside words; translate() and a run of spaces keep the
+// expression free of the database's locale, which a [[:punct:]] class would not be.
+const NAME_PUNCTUATION = `-–—.,;:()/&"`;
+const APOSTROPHES_SQL = `''’‘ʼ`;
+
+/**
+ * A column's public.f_spelling with the words as rankTextExpr has them: apostrophes dropped, the
+ * punctuation of NAME_PUNCTUATION a space, runs of spaces one. For the typed-spelling tier, which
+ * compares it only on the rows of a tier.
+ */
+export function spelledWordsExpr(spelled: string): string {
+  const spaces = ' '.repeat(NAME_PUNCTUATION.length);
+  return `btrim(regexp_replace(translate(${spelled}, '${NAME_PUNCTUATION}${APOSTROPHES_SQL}', '${spaces}'), ' {2,}', ' ', 'g'))`;
+}
+
 /** The folded column's words joined by single spaces, as q's folded terms are: "H01.05" → "h01 05". */
 export function wordTextExpr(column: string): string {
   return wordsOf(foldedExpr(column));

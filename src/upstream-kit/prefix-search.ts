@@ -1,6 +1,6 @@
 import type { Binder } from './build-query';
 import type { SearchMode, SortContext } from './dataset-spec';
-import { escapeLike, foldText, typedWords, wordVectorExpr } from './normalize-keyword';
+import { escapeLike, foldText, rankTextExpr, typedWords, wordVectorExpr } from './normalize-keyword';
 import { expandAliases, foldIy, iyVariant, leadingKind, prefixQueryText } from './rank-terms';
 import type { LeadingKind } from './rank-terms';
 
@@ -24,23 +24,17 @@ export interface BuiltSearch {
 }
 
 /** A `prefix` search (see SearchMode): every word of q starts a word of one of the columns. */
-export function buildPrefixSearch(
-  raw: string,
-  mode: SearchMode,
-  modeName: string,
-  expr: string,
-  b: Binder,
-): BuiltSearch {
+export function buildPrefixSearch(raw: string, mode: SearchMode, modeName: string, b: Binder): BuiltSearch {
+  const expr = mode.rankText ?? rankTextExpr(mode.columns[0] ?? '');
   // Only letters and digits reach the tsquery (see prefixQueryText).
-  const typedTerms = foldText(raw)
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+  const { terms: typedTerms, sizes } = splitTerms(raw);
   if (typedTerms.length === 0) return { conds: ['FALSE'], keywords: '', expr, mode, modeName };
   // q's words as typed, diacritics kept, where each folds to its term: the typed spelling ranks.
   const words = typedWords(raw);
   const spelled = words.length === typedTerms.length && words.every((w, i) => foldText(w) === typedTerms[i]);
   const kind = leadingKind(typedTerms, spelled ? words : undefined, mode.leadingWords);
-  const rest = typedTerms.slice(kind?.length ?? 0);
+  const skip = kind?.length ?? 0;
+  const rest = typedTerms.slice(skip);
   const tsq = prefixQuery(typedTerms, kind, mode, b);
   const vectors = mode.columns.map((c, i) => mode.vectors?.[i] ?? wordVectorExpr(c));
   const matches = vectors.map((v) => `${v} @@ ${tsq}`);
@@ -48,11 +42,13 @@ export function buildPrefixSearch(
   // After a kind, the rest of q names the record: its first column (the name without its kind)
   // holds it, or "phường phú" would find every Phường by the "phu" in its kind.
   if (kind && rest.length > 0) conds.push(`${vectors[0]} @@ ${prefixQuery(rest, undefined, mode, b)}`);
-  // A kind alone ("tp") ranks as its words; otherwise the rest of q ranks the names.
-  const keywords = (rest.length > 0 ? expandAliases(rest, mode.aliases) : kind!.words).join(' ');
+  // A kind alone ("tp") ranks as its words; otherwise the rest of q ranks the names, a word
+  // written with apostrophes as one, as rankTextExpr has the names' ("d'ran", "dran": D'Ran).
+  const rankRest = joined(typedTerms, sizes, skip);
+  const keywords = (rankRest.length > 0 ? expandAliases(rankRest, mode.aliases) : kind!.words).join(' ');
   // Only when it carries diacritics; an alias written out is no longer what was typed.
-  const typedRest = spelled ? words.slice(kind?.length ?? 0).join(' ') : undefined;
-  const typed = keywords === rest.join(' ') && typedRest !== keywords ? typedRest : undefined;
+  const typedRest = spelled ? joined(words, sizes, skip).join(' ') : undefined;
+  const typed = keywords === rankRest.join(' ') && typedRest !== keywords ? typedRest : undefined;
   // "kì anh" is Kỳ Anh as much as Kì Anh: the ranking then compares names and q with every y an i.
   const iy = mode.iyVariants === true && typedTerms.some((t) => iyVariant(t) !== undefined);
   const ranked = (text: string): string => (iy ? foldIy(text) : text);
@@ -65,9 +61,42 @@ export function buildPrefixSearch(
     terms: typedTerms,
     firstColumn: matches[0],
     typed,
-    rank: kind && rest.length > 0 ? { all: ranked(typedTerms.join(' ')) } : undefined,
+    rank: kind && rest.length > 0 ? { all: ranked(joined(typedTerms, sizes, 0).join(' ')) } : undefined,
     codeKeywords: iy ? keywords : undefined,
   };
+}
+
+/**
+ * q's folded words, split at every character other than a letter or a digit as the tsquery takes
+ * them, and `sizes`: how many of them each word as written holds, more than one where apostrophes
+ * sit inside it ("d'ran" holds "d" and "ran").
+ */
+function splitTerms(raw: string): { terms: string[]; sizes: number[] } {
+  const terms: string[] = [];
+  const sizes: number[] = [];
+  for (const written of foldText(raw).split(/[^a-z0-9'’‘ʼ]+/)) {
+    const parts = written.split(/[^a-z0-9]+/).filter(Boolean);
+    if (parts.length === 0) continue;
+    terms.push(...parts);
+    sizes.push(parts.length);
+  }
+  return { terms, sizes };
+}
+
+/**
+ * `items`, one for each term of splitTerms, with those of each word as written joined into one,
+ * the first `skip` left out; a written word that `skip` cuts into keeps its remaining parts apart.
+ */
+function joined(items: readonly string[], sizes: readonly number[], skip: number): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (const size of sizes) {
+    const end = start + size;
+    if (start >= skip) out.push(items.slice(start, end).join(''));
+    else if (end > skip) out.push(...items.slice(skip, end));
+    start = end;
+  }
+  return out;
 }
 
 function prefixQuery(

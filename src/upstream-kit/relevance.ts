@@ -1,5 +1,5 @@
 import type { SortContext } from './dataset-spec';
-import { escapeLike } from './normalize-keyword';
+import { escapeLike, spelledWordsExpr } from './normalize-keyword';
 import { typedPattern } from './rank-terms';
 
 /**
@@ -15,7 +15,9 @@ export function relevanceOrder(ctx: SortContext, tieBreak: string): string {
   const kw = ctx.keywords;
   if (!e || !kw) return tieBreak;
   const typed =
-    ctx.typed && ctx.spelledExpr ? { expr: ctx.spelledExpr, pattern: typedPattern(ctx.typed) } : undefined;
+    ctx.typed && ctx.spelledExpr
+      ? { expr: spelledWordsExpr(ctx.spelledExpr), pattern: typedPattern(ctx.typed) }
+      : undefined;
   // Within a tier, the names spelled as typed; f_spelling on both sides folds case (whatever the
   // database's ctype) and the tone placement ("hòa" and "hoà").
   const tier = (folded: string, like: (p: string) => string): string[] => [

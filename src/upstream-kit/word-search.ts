@@ -4,7 +4,7 @@ import { relevanceOrder } from './relevance';
 
 export interface WordSearchOptions extends Pick<
   SearchMode,
-  'folded' | 'spelled' | 'vectors' | 'leadingWords' | 'aliases' | 'iyVariants'
+  'rankText' | 'spelled' | 'vectors' | 'leadingWords' | 'aliases' | 'iyVariants'
 > {
   /**
    * A searched column that holds a code rather than words (finance-ministry catalogues): a q that

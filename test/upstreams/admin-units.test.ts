@@ -268,6 +268,46 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       expect((await list('/wards?q=dran')).data.map((w) => w.full_name)).toContain("Xã D'Ran");
     });
 
+    it('ranks a name as one run of words, whatever its apostrophes and hyphens: dran is D’Ran, vien da Lâm Viên - Đà Lạt', async () => {
+      const names = async (path: string, q: string) =>
+        (await list(`/${path}?q=${encodeURIComponent(q)}&per_page=1000`)).data.map((w) => w.full_name);
+      // The whole name before the four whose words only start with "dran".
+      for (const q of ['dran', "d'ran", 'D’Ran'])
+        expect((await names('legacy-wards', q))[0]).toBe("Thị trấn D'Ran");
+      expect(await names('wards', 'dran')).toEqual(["Xã D'Ran", 'Xã Ea Drăng', 'Xã Pơng Drang']);
+      // A phrase across the hyphen, or after an apostrophe and a space, is a phrase of the name.
+      expect(await names('wards', 'vien da')).toEqual(['Phường Lâm Viên - Đà Lạt', 'Phường Đào Viên']);
+      expect(await names('legacy-wards', 'm rong')).toEqual(["Xã Đạ M' Rong", 'Xã Tu Mơ Rông']);
+      // Ea D'Rơng and Ea Drông are the same words folded; the one spelled as typed comes first.
+      expect(await names('legacy-wards', 'ea drơng')).toEqual(["Xã Ea D'Rơng", 'Xã Ea Drông']);
+      expect(await names('legacy-wards', 'ea drông')).toEqual(['Xã Ea Drông', "Xã Ea D'Rơng"]);
+    });
+
+    it('ranks by the words as typed across punctuation, where the code order would say otherwise', async () => {
+      // No loaded pair settles this: Ea D'Rơng's code is the lower one. Added for this test alone.
+      const rows = [
+        ['99991', 'Pa Ri'],
+        ['99992', 'Pa - Rí'],
+        ['99993', 'K Lông'],
+        ['99994', "K'Lông"],
+      ];
+      for (const [code, name] of rows)
+        await h.db.query(
+          `INSERT INTO admin_legacy_wards (code, province_code, name, full_name, level) VALUES ($1, '01', $2, $3, 'xa')`,
+          [code, name, `Xã ${name}`],
+        );
+      try {
+        const names = async (q: string) =>
+          (await list(`/legacy-wards?q=${encodeURIComponent(q)}&per_page=2`)).data.map((w) => w.name);
+        expect(await names('pa rí')).toEqual(['Pa - Rí', 'Pa Ri']);
+        expect(await names('pa ri')).toEqual(['Pa Ri', 'Pa - Rí']);
+        expect(await names("k'lông")).toEqual(["K'Lông", 'K Lông']);
+        expect(await names('k lông')).toEqual(['K Lông', "K'Lông"]);
+      } finally {
+        await h.db.query(`DELETE FROM admin_legacy_wards WHERE code IN ('99991', '99992', '99993', '99994')`);
+      }
+    });
+
     it('finds a syllable written with a final i or y either way (kì is Kỳ, vĩ is Vỹ) and ranks it as either', async () => {
       const names = async (path: string, q: string) =>
         (await list(`/${path}?q=${encodeURIComponent(q)}&per_page=1000`)).data.map((w) => w.full_name);

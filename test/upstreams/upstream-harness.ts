@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
 import type { BuiltinUpstream } from '../../src/upstreams/builtin-upstreams';
-import { foldText, foldedExpr, wordVectorExpr } from '../../src/upstream-kit';
+import { foldText, rankTextExpr, wordVectorExpr } from '../../src/upstream-kit';
 import type { Clock } from '../../src/util/clock';
 import { projectRoot } from '../../src/util/project-root';
 import { silentLogger } from '../../src/util/logger';
@@ -52,7 +52,7 @@ export const hasWordStarting = (text: string, prefix: string): boolean =>
     .some((w) => w.startsWith(prefix));
 
 /**
- * Rows of `table` whose stored search columns (name_folded, name_spelled, <column>_words) differ from what the
+ * Rows of `table` whose stored search columns (name_terms, name_spelled, <column>_words) differ from what the
  * search kit's expressions compute from the text: a migration and the kit must agree, or a search
  * misses what its words promise.
  */
@@ -62,7 +62,7 @@ export async function storedSearchMismatches(
   columns: readonly string[],
 ): Promise<number> {
   const differs = [
-    `name_folded IS DISTINCT FROM ${foldedExpr('name')}`,
+    `name_terms IS DISTINCT FROM ${rankTextExpr('name')}`,
     'name_spelled IS DISTINCT FROM public.f_spelling(name)',
     ...columns.map((c) => `${c}_words IS DISTINCT FROM ${wordVectorExpr(c, { joinApostrophes: true })}`),
   ];

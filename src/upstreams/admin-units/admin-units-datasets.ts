@@ -48,12 +48,12 @@ const UNIT_KINDS: Readonly<Record<string, string>> = {
  */
 const byName = (alias: string, english: boolean): Pick<DatasetSpec, 'search' | 'sort' | 'defaultOrder'> => {
   const columns = ['name', 'full_name', ...(english ? ['full_name_en'] : [])];
-  // Stored by migrations/admin-units/005_stored_name_words.sql.
+  // Stored by migrations/admin-units/005_stored_name_words.sql and 006_stored_name_terms.sql.
   return wordPrefixSearch(
     columns.map((c) => `${alias}.${c}`),
     `${alias}.code`,
     {
-      folded: [`${alias}.name_folded`],
+      rankText: `${alias}.name_terms`,
       spelled: [`${alias}.name_spelled`],
       vectors: columns.map((c) => `${alias}.${c}_words`),
       leadingWords: UNIT_KINDS,

@@ -35,9 +35,9 @@ export function directoryDataset(path: string, idPrefix: string): DatasetSpec {
       ward_code: eq('o.ward_code', { type: 'string', maxLength: 10 }),
       is_active: eq('o.is_active', { type: 'boolean' }),
     },
-    // Stored by migrations/directory/003_stored_name_words.sql.
+    // Stored by migrations/directory/003_stored_name_words.sql and 004_stored_name_terms.sql.
     ...wordPrefixSearch(['o.name'], 'o.name, o.id', {
-      folded: ['o.name_folded'],
+      rankText: 'o.name_terms',
       spelled: ['o.name_spelled'],
       vectors: ['o.name_words'],
       aliases: ORGANISATION_ALIASES,
