@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { Db } from '../../src/db/db';
 import { openPgliteDb } from '../../src/db/pglite-db';
 
@@ -16,16 +16,29 @@ const TEMPLATE = join(tmpdir(), `lookup-pglite-cluster-${PGLITE_VERSION}.tar`);
 
 /** A fresh cluster's dump: made by the first open that finds none, written whole or not at all. */
 async function readTemplate(): Promise<Blob> {
-  if (!existsSync(TEMPLATE)) {
-    const pg = await PGlite.create();
-    const dump = await pg.dumpDataDir('none');
-    await pg.close();
-    // Workers may race to make it: each writes its own file, and a rename replaces the path whole.
-    const own = `${TEMPLATE}.${process.pid}`;
-    writeFileSync(own, Buffer.from(await dump.arrayBuffer()));
-    renameSync(own, TEMPLATE);
+  try {
+    return new Blob([readFileSync(TEMPLATE)]);
+  } catch (err) {
+    // None yet, or a run on another PGlite version has just removed it (dropOtherVersions).
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  return new Blob([readFileSync(TEMPLATE)]);
+  const pg = await PGlite.create();
+  const dump = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
+  await pg.close();
+  // Workers may race to make it: each writes its own file, and a rename replaces the path whole.
+  const own = `${TEMPLATE}.${process.pid}`;
+  writeFileSync(own, dump);
+  renameSync(own, TEMPLATE);
+  dropOtherVersions();
+  return new Blob([dump]);
+}
+
+/** An upgrade of PGlite would otherwise leave the old version's 40 MB behind, run after run. */
+function dropOtherVersions(): void {
+  const name = basename(TEMPLATE);
+  for (const other of readdirSync(tmpdir()))
+    if (/^lookup-pglite-cluster-[^/]+\.tar$/.test(other) && other !== name)
+      rmSync(join(tmpdir(), other), { force: true });
 }
 
 // Read once per test file (a Blob is immutable): a file opens several databases, and each read is
