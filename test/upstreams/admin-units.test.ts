@@ -291,12 +291,12 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
         ['99993', 'K Lông'],
         ['99994', "K'Lông"],
       ];
-      for (const [code, name] of rows)
-        await h.db.query(
-          `INSERT INTO admin_legacy_wards (code, province_code, name, full_name, level) VALUES ($1, '01', $2, $3, 'xa')`,
-          [code, name, `Xã ${name}`],
-        );
       try {
+        for (const [code, name] of rows)
+          await h.db.query(
+            `INSERT INTO admin_legacy_wards (code, province_code, name, full_name, level) VALUES ($1, '01', $2, $3, 'xa')`,
+            [code, name, `Xã ${name}`],
+          );
         const names = async (q: string) =>
           (await list(`/legacy-wards?q=${encodeURIComponent(q)}&per_page=2`)).data.map((w) => w.name);
         expect(await names('pa rí')).toEqual(['Pa - Rí', 'Pa Ri']);
