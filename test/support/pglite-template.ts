@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Db } from '../../src/db/db';
@@ -14,14 +15,18 @@ const PGLITE_VERSION = (
 /** Made once per PGlite version on a machine, shared by every worker and run. */
 const TEMPLATE = join(tmpdir(), `lookup-pglite-cluster-${PGLITE_VERSION}.tar`);
 
-/** A fresh cluster's dump: made by the first open that finds none, written whole or not at all. */
+/** Reads the dump, making it first when there is none (or a run on another version removed it). */
 async function readTemplate(): Promise<Blob> {
   try {
     return new Blob([readFileSync(TEMPLATE)]);
   } catch (err) {
-    // None yet, or a run on another PGlite version has just removed it (dropOtherVersions).
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+  return new Blob([await makeTemplate()]);
+}
+
+/** A fresh cluster's dump, written whole or not at all. */
+async function makeTemplate(): Promise<Buffer> {
   const pg = await PGlite.create();
   const dump = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
   await pg.close();
@@ -30,7 +35,23 @@ async function readTemplate(): Promise<Blob> {
   writeFileSync(own, dump);
   renameSync(own, TEMPLATE);
   dropOtherVersions();
-  return new Blob([dump]);
+  return dump;
+}
+
+/**
+ * Writes a fresh cluster into `dir`, an empty DATA_DIR, so that a product process started on it
+ * runs its migrations and seeds without initdb first (the e2e suites start a dozen such processes).
+ */
+export async function writeTemplateCluster(dir: string): Promise<void> {
+  const extract = (): Buffer => execFileSync('tar', ['-xf', TEMPLATE, '-C', dir], { stdio: 'ignore' });
+  if (!existsSync(TEMPLATE)) await makeTemplate();
+  try {
+    extract();
+  } catch {
+    // A run on another PGlite version removed it in between.
+    await makeTemplate();
+    extract();
+  }
 }
 
 /** An upgrade of PGlite would otherwise leave the old version's 40 MB behind, run after run. */
