@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { capturedLog } from '../../test/support/captured-log';
-import { copyConfig, httpGet, startE2eProduct, testProductOptions } from '../../test/openapi/e2e-support';
+import { clusterProductOptions, copyConfig, httpGet, startE2eProduct } from '../../test/openapi/e2e-support';
 import type { E2eProduct } from '../../test/openapi/e2e-support';
 import { startProduct } from './start-product';
 import type { RunningProduct } from './start-product';
@@ -85,7 +85,7 @@ describe('the files watched', () => {
     root = mkdtempSync(join(tmpdir(), 'lookup-reload-'));
     configDir = await copyConfig(root);
     product = await startProduct({
-      ...testProductOptions(root, configDir),
+      ...(await clusterProductOptions(root, configDir)),
       // What is read is the gateway's meta: no sample rows needed (they take half of a first start).
       seedSampleData: false,
       watchConfig: true,
@@ -126,7 +126,7 @@ describe('a start with accounts on a plan plans.yaml no longer has', () => {
     const root = mkdtempSync(join(tmpdir(), 'lookup-offplan-'));
     try {
       const configDir = await copyConfig(root);
-      const noSamples = { ...testProductOptions(root, configDir), seedSampleData: false };
+      const noSamples = { ...(await clusterProductOptions(root, configDir)), seedSampleData: false };
       await (await startProduct(noSamples)).shutdown();
       const plansFile = join(configDir, 'plans.yaml');
       writeFileSync(plansFile, readFileSync(plansFile, 'utf8').replace(/^ {2}enterprise:.*\n/m, ''));

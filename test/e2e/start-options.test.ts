@@ -14,23 +14,27 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startProduct } from '../../src/runtime/start-product';
 import type { ProductOptions, RunningProduct } from '../../src/runtime/start-product';
-import { copyConfig, testProductOptions } from '../openapi/e2e-support';
+import { clusterProductOptions, copyConfig, testProductOptions } from '../openapi/e2e-support';
 import { capturedLog } from '../support/captured-log';
 
 /**
  * A product started on a directory of its own with `extra` options (`prepare` sees the options
- * first), given to `use`, then shut down and its directory removed.
+ * first, and its data directory is left to it; otherwise that holds a fresh cluster), given to
+ * `use`, then shut down and its directory removed.
  */
 async function withProduct(
   prefix: string,
   extra: Partial<ProductOptions>,
   use: (product: RunningProduct, options: ProductOptions) => void | Promise<void>,
-  prepare: (options: ProductOptions) => void = () => undefined,
+  prepare?: (options: ProductOptions) => void,
 ): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), prefix));
   try {
-    const options = testProductOptions(root, await copyConfig(root));
-    prepare(options);
+    const configDir = await copyConfig(root);
+    const options = prepare
+      ? testProductOptions(root, configDir)
+      : await clusterProductOptions(root, configDir);
+    prepare?.(options);
     const product = await startProduct({ ...options, ...extra });
     try {
       await use(product, options);
