@@ -13,6 +13,7 @@ import {
 } from './index';
 import type { DatasetSpec } from './index';
 import { capturedLog } from '../../test/support/captured-log';
+import { rankTextExpr, spelledWordsExpr } from './normalize-keyword';
 
 /** A dataset a new team might declare: two-segment path, typed filters, search over two columns. */
 const things: DatasetSpec = {
@@ -147,6 +148,21 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
 
     it('answers /healthz', async () => {
       expect((await get('/healthz')).body).toEqual({ status: 'ok' });
+    });
+
+    it('ranks names by their words: apostrophes dropped, the punctuation names carry a space', async () => {
+      const names = ['Văn Miếu – Quốc Tử Giám', 'Ea M’Droh', "Đạ M' Rong", '"Sao Mai" (A.B), Số 1/2 & 3'];
+      const r = await db.query<{ terms: string; spelled: string }>(
+        `SELECT ${rankTextExpr('n')} AS terms, ${spelledWordsExpr('lower(n)')} AS spelled
+           FROM unnest($1::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i`,
+        [names],
+      );
+      expect(r.rows).toEqual([
+        { terms: 'van mieu quoc tu giam', spelled: 'văn miếu quốc tử giám' },
+        { terms: 'ea mdroh', spelled: 'ea mdroh' },
+        { terms: 'da m rong', spelled: 'đạ m rong' },
+        { terms: 'sao mai a b so 1 2 3', spelled: 'sao mai a b số 1 2 3' },
+      ]);
     });
   });
 
