@@ -2,6 +2,7 @@ import { Agent, request } from 'node:http';
 import {
   ADMIN_SECRET,
   apiGet,
+  clusterDataDir,
   configWithFreePorts,
   freePort,
   newAccount,
@@ -39,7 +40,11 @@ describe('an upstream process given the gateway JWKS (IDENTITY_JWKS_URL)', () =>
     );
     const gateway = await startProductProcess({ CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET });
     const upstream = spawnProduct(
-      { PORT: String(port), IDENTITY_JWKS_URL: `${gateway.admin}/.well-known/jwks.json` },
+      {
+        PORT: String(port),
+        IDENTITY_JWKS_URL: `${gateway.admin}/.well-known/jwks.json`,
+        DATA_DIR: await clusterDataDir(),
+      },
       [],
       ['upstream', 'directory'],
     );
@@ -65,7 +70,11 @@ describe('an upstream process given the gateway JWKS (IDENTITY_JWKS_URL)', () =>
 describe('an upstream process (node dist/main.js upstream <name>) on SIGTERM', () => {
   it('answers a keep-alive client that never pauses until it moves on, then exits 0 within seconds', async () => {
     const port = await freePort();
-    const p = spawnProduct({ PORT: String(port), LOG_LEVEL: 'info' }, [], ['upstream', 'directory']);
+    const p = spawnProduct(
+      { PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: await clusterDataDir() },
+      [],
+      ['upstream', 'directory'],
+    );
     const agent = new Agent({ keepAlive: true, maxSockets: 2 });
     try {
       await started(p);
