@@ -110,9 +110,9 @@ describe.each(TEST_DATABASES)('mof-catalogs upstream on $name', (tdb) => {
            VALUES ($1, 'dmdc-share-types', $2, $3, true, $4)`,
           [`lcp_iytest${i}`, code, `Loại thử ${code}`, 1000 + i],
         );
-      await add('TI', 1);
-      await add('TY', 2);
       try {
+        await add('TI', 1);
+        await add('TY', 2);
         const first = async (q: string) =>
           (await get(`/dmdc-share-types?q=${q}`)).body.data.map((x: { code: string }) => x.code);
         expect((await first('ty')).slice(0, 2)).toEqual(['TY', 'TI']);
