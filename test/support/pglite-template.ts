@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Db } from '../../src/db/db';
@@ -44,11 +44,10 @@ async function makeTemplate(): Promise<Buffer> {
  */
 export async function writeTemplateCluster(dir: string): Promise<void> {
   const extract = (): Buffer => execFileSync('tar', ['-xf', TEMPLATE, '-C', dir], { stdio: 'ignore' });
-  if (!existsSync(TEMPLATE)) await makeTemplate();
   try {
     extract();
   } catch {
-    // A run on another PGlite version removed it in between.
+    // None yet, or a run on another PGlite version has just removed it.
     await makeTemplate();
     extract();
   }
