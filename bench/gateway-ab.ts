@@ -51,6 +51,11 @@ export interface AbOptions {
   idle: number;
   /** Both with --trace-gc-nvp: the old generation's growth and the promoted bytes per request. */
   gcGrowth?: boolean;
+  /**
+   * A's CONFIG_DIR made from its revision's tree (--a-config), for a base whose config schema this
+   * tree's files no longer fit; without it A reads B's.
+   */
+  aConfig?: (root: string) => string;
   note: (s: string) => void;
 }
 
@@ -64,10 +69,15 @@ interface AbRound extends RoundCollections {
 
 /**
  * The base revision's dist build, from a temporary worktree (node_modules shared with this one),
- * and the node flags its `npm start` runs it with. Only the code and those flags are the base's:
- * the build finds the project root, and so the config, migrations and data, in this working tree.
+ * and the node flags its `npm start` runs it with. Only the code and those flags are the base's
+ * (and its config, given aConfig): the build finds the project root, and so the config, migrations
+ * and data, in this working tree.
  */
-function buildBase(base: string, note: (s: string) => void): { dist: string; startFlags: string[] } {
+function buildBase(
+  base: string,
+  note: (s: string) => void,
+  aConfig?: (root: string) => string,
+): { dist: string; startFlags: string[]; configDir?: string } {
   const dir = join(ROOT, 'var', 'bench-ab');
   const src = join(dir, 'src');
   const out = join(dir, 'dist');
@@ -79,7 +89,7 @@ function buildBase(base: string, note: (s: string) => void): { dist: string; sta
   try {
     symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'));
     build(true, note, src, out);
-    return { dist: out, startFlags: startNodeFlags(src) };
+    return { dist: out, startFlags: startNodeFlags(src), configDir: aConfig?.(src) };
   } finally {
     rmSync(src, { recursive: true, force: true });
     git('worktree', 'prune');
@@ -136,14 +146,15 @@ const tail = (r: AbRound): string =>
 export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
   console.log(`A: ${o.base} (${rev}); B: the working tree`);
-  const base = buildBase(o.base, o.note);
+  const base = buildBase(o.base, o.note, o.aConfig);
+  if (base.configDir) console.log(`A reads its revision's config (${o.base}:config)`);
   let a: Gateway | undefined;
   let b: Gateway | undefined;
   const traced = o.gcGrowth ? ['--trace-gc-nvp'] : [];
   try {
     // One after the other: both run the migrations on the same schema.
     a = await startGateway({
-      env: o.env,
+      env: base.configDir ? { ...o.env, CONFIG_DIR: base.configDir } : o.env,
       logLevel: o.logLevel,
       cpus: o.cpus,
       nice: SERVER_NICE,

@@ -25,7 +25,8 @@
 //        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
 //        with node flags or another log level; with --fixed-rate, --idle=S measures resumption after
 //        S idle seconds instead; --gc-growth runs both with --trace-gc-nvp and gives each round's
-//        old-generation growth per request, bench/gc-growth.ts; nothing else)
+//        old-generation growth per request, bench/gc-growth.ts; --a-config runs A on its revision's
+//        config files, for a base older than this tree's config schema; nothing else)
 //        --sweep[=1,2,4,8,32] ((c) and (d) in closed loop at each number of connections: user and
 //        system CPU per request; nothing else) --perf (with --sweep: each one's main thread sampled
 //        by perf(1), its CPU per request by kind of work, bench/native-profile.ts)
@@ -313,6 +314,7 @@ async function main(): Promise<void> {
         gen,
         idle: num('idle', 0),
         gcGrowth: flag('gc-growth') !== undefined,
+        aConfig: flag('a-config') !== undefined ? (root) => benchConfig(stubUrl, root) : undefined,
         bNodeArgs: flag('b-node-args')?.split(' ').filter(Boolean),
         bLogLevel: flag('b-log-level'),
         heapFlags: heap.flags,

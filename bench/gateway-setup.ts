@@ -263,9 +263,9 @@ export function build(rebuild: boolean, note: (s: string) => void, src = ROOT, o
   }
 }
 
-export function benchConfig(stubUrl: string): string {
+export function benchConfig(stubUrl: string, root = ROOT): string {
   const dir = mkdtempSync(join(tmpdir(), 'lk-bench-config-'));
-  cpSync(join(ROOT, 'config'), dir, { recursive: true });
+  cpSync(join(root, 'config'), dir, { recursive: true });
   const edit = (file: string, fn: (doc: ReturnType<typeof parseDocument>) => void): void => {
     const doc = parseDocument(readFileSync(join(dir, file), 'utf8'));
     fn(doc);
