@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { ConfigError } from './config/load-config';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { drainServers } from './util/drain-servers';
-import { analyzeTables } from './db/analyze';
+import { analyzeTables, vacuumUnvisited } from './db/analyze';
 import { migrateLogged } from './db/migrate';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
@@ -122,6 +122,7 @@ async function runUpstream(name: string): Promise<void> {
   const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   for (const set of builtin.migrationSets) await migrateLogged(db, set, logger);
   if (env.SEED_SAMPLE_DATA) await builtin.seed(db, {});
+  await vacuumUnvisited(db);
   await analyzeTables(db, 'unanalysed');
   const identity = env.IDENTITY_JWKS_URL
     ? remoteIdentityVerifier(env.IDENTITY_JWKS_URL, {

@@ -3,7 +3,7 @@
 // Database: DATABASE_URL (PostgreSQL) or PGlite in DATA_DIR (default ./var; refused while a running
 // server holds that PGlite directory, which allows one process only).
 import { accessSync, constants, statSync } from 'node:fs';
-import { analyzeTables } from '../db/analyze';
+import { analyzeTables, vacuumUnvisited } from '../db/analyze';
 import { openDb } from '../db/open-db';
 import { migrate } from '../db/migrate';
 import { fileLines } from '../data/file-lines';
@@ -42,6 +42,8 @@ async function main(argv: string[]): Promise<number> {
     }
     // The planner's statistics follow the rows: a table that grew tenfold is otherwise planned as before.
     await analyzeTables(db, 'all');
+    // The new rows' pages, for index-only scans (PGlite never vacuums by itself).
+    await vacuumUnvisited(db);
     console.log(`loaded ${report.loaded} row(s) into ${dataset}`);
     return 0;
   } finally {

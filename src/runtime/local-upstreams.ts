@@ -6,7 +6,7 @@ import type { WantedPort } from './listen';
 import type { Server } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
-import { analyzeTables } from '../db/analyze';
+import { analyzeTables, vacuumUnvisited } from '../db/analyze';
 import { migrateLogged } from '../db/migrate';
 import { builtinUpstream } from '../upstreams/builtin-upstreams';
 import type { BuiltinUpstream } from '../upstreams/builtin-upstreams';
@@ -78,6 +78,7 @@ export async function startLocalUpstreams(
   for (const { name, builtin, url, timeoutMs } of localBuiltins(config)) {
     for (const set of builtin.migrationSets) await migrateLogged(db, set, logger);
     if (seedSampleData) await builtin.seed(db, {});
+    await vacuumUnvisited(db);
     await analyzeTables(db, 'unanalysed');
     // Its queries share the gateway's pool: one the gateway has stopped waiting for (timeout_ms)
     // must not hold a connection the gateway's own queries need.

@@ -44,7 +44,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('the embedded default, started twice on one data directory', () => {
   let demo: { plan: string; key: string }[] = [];
 
-  it('the first start prints one working demo key per plan and an admin token the admin API accepts, in a data directory only its owner enters', async () => {
+  it('the first start prints one working demo key per plan and an admin token the admin API accepts, in a data directory only its owner enters, its sample tables vacuumed', async () => {
     const { product, banner } = await start();
     try {
       demo = [...banner.matchAll(/^ {2}(\S+)\s+(lk_\S+)\s+\(/gm)].map((m) => ({ plan: m[1]!, key: m[2]! }));
@@ -58,6 +58,15 @@ describe('the embedded default, started twice on one data directory', () => {
       expect((await adminGet(product, '/admin/accounts/acc_none', undefined)).status).toBe(401);
       // PGlite writes some of its files world-writable; a directory only its owner enters keeps them.
       expect(statSync(join(root, 'data')).mode & 0o777).toBe(0o700);
+      // PGlite never vacuums by itself: unmarked pages send every index-only scan to the heap.
+      const tables = await product.db.query<{ name: string; visible: number; pages: number }>(
+        `SELECT c.relname AS name, c.relallvisible AS visible, (pg_relation_size(c.oid) / 8192)::int AS pages
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE c.relkind = 'r' AND n.nspname = ANY (current_schemas(false)) AND pg_relation_size(c.oid) >= 8 * 8192`,
+      );
+      expect(tables.rows.map((t) => t.name)).toContain('legal_documents');
+      for (const t of tables.rows)
+        expect([t.name, Number(t.visible) * 2 >= Number(t.pages)]).toEqual([t.name, true]);
     } finally {
       await product.shutdown();
     }
