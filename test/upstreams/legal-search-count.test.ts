@@ -4,6 +4,7 @@ import { importJsonl } from '../../src/data/import-jsonl';
 import { IMPORT_TARGETS } from '../../src/data/import-targets';
 import { legalAgencies } from '../../src/upstreams/legal/legal-seed';
 import { legalUpstream } from '../../src/upstreams/legal/legal-upstream';
+import { wordVectorExpr } from '../../src/upstream-kit';
 import { TEST_DATABASES } from '../support/databases';
 import { fold, startUpstream } from './upstream-harness';
 import type { Harness } from './upstream-harness';
@@ -133,5 +134,38 @@ describe.each(TEST_DATABASES)('legal search totals from word-prefix bitmaps on $
     expect(await drift()).toBe(0);
     const r = await get('/legal-documents?q=wombat&database=' + docs[0]!.database + '&per_page=1');
     expect(r.body.total).toBe(docs.filter((d) => d.database === docs[0]!.database).length);
+  });
+
+  it('finds a word written with an apostrophe by the word typed with it or without it, with exact totals', async () => {
+    const names = [
+      "Quyết định giao đất cho Ủy ban nhân dân huyện Ea H'leo",
+      'Nghị quyết về sắp xếp huyện Đắk R’Lấp', // a typographic apostrophe, as imported text has it
+      'Kế hoạch phát triển xã Ea Hleo',
+    ];
+    const docs = generateLegalCorpus(
+      { seed: 98, agencies: legalAgencies(), withContent: false },
+      3,
+    ).documents.map((d, i) => ({ ...d, database: 'cong-van', name: names[i]! }));
+    const body = docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
+    expect((await importJsonl(h.db, IMPORT_TARGETS['legal-documents']!, body)).ok).toBe(true);
+    const found = async (q: string): Promise<{ total: number; names: string[] }> => {
+      const r = await get(`/legal-documents?q=${encodeURIComponent(q)}&database=cong-van&per_page=10`);
+      expect(r.status).toBe(200);
+      return { total: r.body.total, names: (r.body.data as { name: string }[]).map((d) => d.name).sort() };
+    };
+    const both = [names[0]!, names[2]!].sort();
+    expect(await found('hleo')).toEqual({ total: 2, names: both });
+    expect(await found('ea hle')).toEqual({ total: 2, names: both });
+    expect(await found("H'leo")).toEqual({ total: 1, names: [names[0]] });
+    for (const q of ['rlap', "r'lap", 'R’Lấp', 'dak rlap', 'đắk rl'])
+      expect([q, await found(q)]).toEqual([q, { total: 1, names: [names[1]] }]);
+    for (const q of ['hleo', "h'leo", 'rlap', 'r lap'])
+      expect(await found(q)).toMatchObject({ total: await rowCount('cong-van', q) });
+    expect(await drift()).toBe(0);
+    const stale = await h.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM legal_documents
+        WHERE name_tsv IS DISTINCT FROM ${wordVectorExpr('name', { joinApostrophes: true })} || array_to_tsvector(ARRAY['~db:' || database])`,
+    );
+    expect(stale.rows[0]!.n).toBe(0);
   });
 });
