@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { legalUpstream } from '../../src/upstreams/legal/legal-upstream';
 import { TEST_DATABASES } from '../support/databases';
-import { fold, startUpstream } from './upstream-harness';
+import { fold, startUpstream, storedSearchMismatches } from './upstream-harness';
 import type { Harness } from './upstream-harness';
 
 const LIST_FIELDS = [
@@ -324,6 +324,26 @@ describe.each(TEST_DATABASES)('legal upstream on $name', (tdb) => {
       expect(page.body.data).toHaveLength(2);
       expect(page.body.data[0].id).toBe(3);
       expect(page.body.total).toBeGreaterThan(30);
+    });
+
+    it('finds an agency by a word written with an apostrophe, typed with it or without it', async () => {
+      // The sample agencies hold none; an imported list names district authorities (Đắk R'Lấp).
+      try {
+        await h.db.query(
+          `INSERT INTO legal_agencies (id, name, short_name, level)
+           VALUES (99991, 'Ủy ban nhân dân huyện Đắk R’Lấp', 'UBND huyện Đắk R’Lấp', 'other')`,
+        );
+        for (const q of ['rlap', "r'lap", 'UBND Đắk R’Lấp', 'dak rla'])
+          expect([
+            q,
+            (await get(`/catalogs/agencies?q=${encodeURIComponent(q)}`)).body.data.map(
+              (a: { id: number }) => a.id,
+            ),
+          ]).toEqual([q, [99991]]);
+        expect(await storedSearchMismatches(h.db, 'legal_agencies', ['name', 'short_name'])).toBe(0);
+      } finally {
+        await h.db.query('DELETE FROM legal_agencies WHERE id = 99991');
+      }
     });
   });
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { mofCatalogsUpstream } from '../../src/upstreams/mof-catalogs/mof-catalogs-upstream';
 import { TEST_DATABASES } from '../support/databases';
-import { hasWordStarting, registry, startUpstream } from './upstream-harness';
+import { hasWordStarting, registry, startUpstream, storedSearchMismatches } from './upstream-harness';
 import type { Harness } from './upstream-harness';
 
 const DATASETS = registry('mof-catalogs');
@@ -119,6 +119,27 @@ describe.each(TEST_DATABASES)('mof-catalogs upstream on $name', (tdb) => {
         expect((await first('ti')).slice(0, 2)).toEqual(['TI', 'TY']);
       } finally {
         await h.db.query(`DELETE FROM mof_catalog_items WHERE id LIKE 'lcp_iytest%'`);
+      }
+    });
+  });
+
+  describe('q by a word written with an apostrophe', () => {
+    it('finds the name by the word typed with its apostrophe or without it', async () => {
+      try {
+        await h.db.query(
+          `INSERT INTO mof_catalog_items (id, catalog, code, name, is_active, sort_order)
+           VALUES ('lcp_aptest1', 'dmdc-share-types', 'HL', 'Cổ phần Ea H''leo', true, 1001)`,
+        );
+        for (const q of ['hleo', "h'leo", 'ea hle'])
+          expect([
+            q,
+            (await get(`/dmdc-share-types?q=${encodeURIComponent(q)}`)).body.data.map(
+              (x: { code: string }) => x.code,
+            ),
+          ]).toEqual([q, ['HL']]);
+        expect(await storedSearchMismatches(h.db, 'mof_catalog_items', ['name', 'code'])).toBe(0);
+      } finally {
+        await h.db.query(`DELETE FROM mof_catalog_items WHERE id = 'lcp_aptest1'`);
       }
     });
   });

@@ -143,7 +143,13 @@ export const legalCatalogs: DatasetSpec[] = [
       'c.id',
     ),
     // q=BTC finds Bộ Tài chính by its short name; "UBND Hà Nội" its name (aliases).
-    ...wordPrefixSearch(['c.name', 'c.short_name'], 'c.id', { aliases: ORGANISATION_ALIASES }),
+    // Stored by migrations/legal/006_agency_stored_words.sql.
+    ...wordPrefixSearch(['c.name', 'c.short_name'], 'c.id', {
+      rankText: 'c.name_terms',
+      spelled: ['c.name_spelled'],
+      vectors: ['c.name_words', 'c.short_name_words'],
+      aliases: ORGANISATION_ALIASES,
+    }),
   },
 ];
 

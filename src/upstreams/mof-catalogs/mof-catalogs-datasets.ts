@@ -14,7 +14,13 @@ export function mofCatalogDataset(path: string, idPrefix: string): DatasetSpec {
     detailFields: { is_active: 'm.is_active' },
     filters: { code: eq('m.code', { type: 'string', maxLength: 50 }) },
     // Ranked by the name, as people search; a q that is a whole code first (q=TS: TS before TSKH).
-    ...wordPrefixSearch(['m.name', 'm.code'], 'm.sort_order, m.code, m.id', { codeColumn: 'm.code' }),
+    // Stored by migrations/mof-catalogs/002_stored_words.sql.
+    ...wordPrefixSearch(['m.name', 'm.code'], 'm.sort_order, m.code, m.id', {
+      codeColumn: 'm.code',
+      rankText: 'm.name_terms',
+      spelled: ['m.name_spelled'],
+      vectors: ['m.name_words', 'm.code_words'],
+    }),
   };
 }
 
