@@ -63,3 +63,37 @@ describe.each(TEST_DATABASES)('planner statistics on $name', (testDb) => {
     }
   });
 });
+
+describe('a vacuum at start beside another on postgres', () => {
+  const pg = TEST_DATABASES.find((d) => d.name === 'postgres')!;
+
+  it('leaves a table that another session is vacuuming to it, instead of waiting for it', async () => {
+    const db = await pg.open();
+    try {
+      await db.query('CREATE TABLE docs (id int PRIMARY KEY, name text)');
+      await db.query(
+        "INSERT INTO docs SELECT g, repeat('Quyết định ', 8) || g FROM generate_series(1, 3000) g",
+      );
+      const visible = async (): Promise<number> =>
+        Number(
+          (
+            await db.query<{ n: number }>(
+              "SELECT relallvisible AS n FROM pg_class WHERE oid = to_regclass('docs')",
+            )
+          ).rows[0]!.n,
+        );
+      // The lock VACUUM takes, held as autovacuum or another replica's start would hold it.
+      await db.transaction(async (tx) => {
+        await tx.query('LOCK TABLE docs IN SHARE UPDATE EXCLUSIVE MODE');
+        const waited = new Promise<string>((resolve) => setTimeout(() => resolve('waited'), 5000).unref());
+        const done = vacuumUnvisited(db).then((names) => names.map((t) => t.replace(/^.*\./, '')).join());
+        expect(await Promise.race([done, waited])).toBe('docs');
+      });
+      expect(await visible()).toBe(0);
+      await vacuumUnvisited(db);
+      expect(await visible()).toBeGreaterThan(8);
+    } finally {
+      await db.close();
+    }
+  });
+});
