@@ -17,10 +17,11 @@ export interface WordSearchOptions extends Pick<
  * Keyword search for names, as people type them: every word of q starts a word of one of the
  * columns (diacritics and case folded, punctuation ignored: "ha" finds Hà Nội, not every "Thành
  * phố" or "Thừa phát lại"; "Huế." finds Huế). Best first: records whose first column holds every
- * word, then that column equal to the keywords, starting with them, holding them as a phrase,
- * shorter ones, then `order`. Without q, `order`. `options` name stored columns (the folded text,
- * the spelling key, the words), so that none is computed per row at request time, the kinds a q
- * may start with, and a code column (see SearchMode, WordSearchOptions).
+ * word, then that column equal to the keywords, starting with them, holding them as a phrase from
+ * the start of a word (q's last word standing whole first in both), shorter ones, then `order`.
+ * Without q, `order`. `options` name stored columns (the folded text, the spelling key, the
+ * words), so that none is computed per row at request time, the kinds a q may start with, and a
+ * code column (see SearchMode, WordSearchOptions).
  */
 export function wordPrefixSearch(
   columns: readonly string[],

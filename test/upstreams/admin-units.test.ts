@@ -4,7 +4,13 @@ import { unitId } from '../support/admin-unit-ids';
 import { migrate } from '../../src/db/migrate';
 import { adminUnitsUpstream } from '../../src/upstreams/admin-units/admin-units-upstream';
 import { TEST_DATABASES } from '../support/databases';
-import { hasWordStarting, registry, startUpstream, storedSearchMismatches } from './upstream-harness';
+import {
+  hasWordStarting,
+  registry,
+  relevanceTier,
+  startUpstream,
+  storedSearchMismatches,
+} from './upstream-harness';
 import type { Harness } from './upstream-harness';
 
 // Known places: central Hanoi (Hoàn Kiếm lake), District 1 of Ho Chi Minh City, central Da Nang.
@@ -266,6 +272,19 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
         );
       expect((await list('/legacy-wards?q=cu+mgar')).data.map((w) => w.full_name)).toEqual(["Xã Cư M'gar"]);
       expect((await list('/wards?q=dran')).data.map((w) => w.full_name)).toContain("Xã D'Ran");
+    });
+
+    it('ranks a name starting with q, or holding it, as a whole word before one where q only starts a longer word', async () => {
+      const seen = new Set<number>();
+      for (const path of ['wards', 'legacy-wards', 'legacy-provinces'])
+        for (const q of ['an', 'binh', 'phu', 'ha']) {
+          const tiers = ((await get(`/${path}?q=${q}&per_page=1000`)).body.data as { name: string }[]).map(
+            (x) => relevanceTier(x.name, q),
+          );
+          tiers.forEach((t) => seen.add(t));
+          expect([path, q, tiers]).toEqual([path, q, [...tiers].sort((a, b) => a - b)]);
+        }
+      expect([...seen].sort()).toEqual([1, 2, 3, 4]);
     });
 
     it('ranks a name as one run of words, whatever its apostrophes and hyphens: dran is D’Ran, vien da Lâm Viên - Đà Lạt', async () => {

@@ -1,7 +1,14 @@
 import request from 'supertest';
 import { directoryUpstream } from '../../src/upstreams/directory/directory-upstream';
 import { TEST_DATABASES } from '../support/databases';
-import { fold, hasWordStarting, registry, startUpstream, storedSearchMismatches } from './upstream-harness';
+import {
+  fold,
+  hasWordStarting,
+  registry,
+  relevanceTier,
+  startUpstream,
+  storedSearchMismatches,
+} from './upstream-harness';
 import type { Harness } from './upstream-harness';
 
 const LIST_FIELDS = ['id', 'tax_code', 'name', 'address', 'province_name', 'ward_name', 'is_active'];
@@ -128,6 +135,19 @@ describe.each(TEST_DATABASES)('directory upstream on $name', (tdb) => {
         (await get(`/bailiff-offices?q=${encodeURIComponent(last)}`)).body.total,
       );
       expect(dotted.body.total).toBeGreaterThan(0);
+    });
+
+    it('ranks the names holding q as a whole word before those where it only starts a longer one', async () => {
+      const seen = new Set<number>();
+      for (const d of DATASETS)
+        for (const q of ['an', 'ha', 'thanh', 'hoa']) {
+          const tiers = ((await get(`/${d.path}?q=${q}&per_page=1000`)).body.data as { name: string }[]).map(
+            (x) => relevanceTier(x.name, q),
+          );
+          tiers.forEach((t) => seen.add(t));
+          expect([d.path, q, tiers]).toEqual([d.path, q, [...tiers].sort((a, b) => a - b)]);
+        }
+      expect([...seen].sort()).toEqual([3, 4]);
     });
 
     it('matches the abbreviations people type for the words of names (THPT, VPCC), and the words themselves', async () => {

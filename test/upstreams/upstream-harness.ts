@@ -45,6 +45,23 @@ export function registry(upstream: string): RegistryEntry[] {
 
 export const fold = foldText;
 
+/**
+ * Where the relevance order of a word-prefix search puts `name` for a one-word `q` without
+ * diacritics (kit relevanceOrder): 0 the name itself, 1 starting with q whole, 2 starting with it,
+ * 3 holding it whole, 4 holding a word that starts with it. Names are read as rankTextExpr reads
+ * them: folded, apostrophes dropped, other punctuation a space.
+ */
+export function relevanceTier(name: string, q: string): number {
+  const words = fold(name)
+    .replace(/['’‘ʼ]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.join(' ') === q) return 0;
+  if (words[0] === q) return 1;
+  if (words[0]!.startsWith(q)) return 2;
+  return words.includes(q) ? 3 : 4;
+}
+
 /** Whether a word of `text`, folded, starts with `prefix` (how a word-prefix search matches). */
 export const hasWordStarting = (text: string, prefix: string): boolean =>
   fold(text)
