@@ -1,6 +1,7 @@
 import type express from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import request from 'supertest';
 import { parse } from 'yaml';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
@@ -60,6 +61,26 @@ export function relevanceTier(name: string, q: string): number {
   if (words[0] === q) return 1;
   if (words[0]!.startsWith(q)) return 2;
   return words.includes(q) ? 3 : 4;
+}
+
+/**
+ * Lists each one-word `q` on each of `paths` and expects the names' relevance tiers never to go
+ * back; returns the tiers seen, so a test can require those its data must show.
+ */
+export async function expectTiersInOrder(
+  app: express.Express,
+  paths: readonly string[],
+  qs: readonly string[],
+): Promise<number[]> {
+  const seen = new Set<number>();
+  for (const path of paths)
+    for (const q of qs) {
+      const r = await request(app).get(`/${path}?q=${q}&per_page=1000`);
+      const tiers = (r.body.data as { name: string }[]).map((x) => relevanceTier(x.name, q));
+      tiers.forEach((t) => seen.add(t));
+      expect([path, q, tiers]).toEqual([path, q, [...tiers].sort((a, b) => a - b)]);
+    }
+  return [...seen].sort();
 }
 
 /** Whether a word of `text`, folded, starts with `prefix` (how a word-prefix search matches). */
