@@ -147,25 +147,29 @@ describe.each(TEST_DATABASES)('legal search totals from word-prefix bitmaps on $
       3,
     ).documents.map((d, i) => ({ ...d, database: 'cong-van', name: names[i]! }));
     const body = docs.map((d) => JSON.stringify(d)).join('\n') + '\n';
-    expect((await importJsonl(h.db, IMPORT_TARGETS['legal-documents']!, body)).ok).toBe(true);
-    const found = async (q: string): Promise<{ total: number; names: string[] }> => {
-      const r = await get(`/legal-documents?q=${encodeURIComponent(q)}&database=cong-van&per_page=10`);
-      expect(r.status).toBe(200);
-      return { total: r.body.total, names: (r.body.data as { name: string }[]).map((d) => d.name).sort() };
-    };
-    const both = [names[0]!, names[2]!].sort();
-    expect(await found('hleo')).toEqual({ total: 2, names: both });
-    expect(await found('ea hle')).toEqual({ total: 2, names: both });
-    expect(await found("H'leo")).toEqual({ total: 1, names: [names[0]] });
-    for (const q of ['rlap', "r'lap", 'R’Lấp', 'dak rlap', 'đắk rl'])
-      expect([q, await found(q)]).toEqual([q, { total: 1, names: [names[1]] }]);
-    for (const q of ['hleo', "h'leo", 'rlap', 'r lap'])
-      expect(await found(q)).toMatchObject({ total: await rowCount('cong-van', q) });
-    expect(await drift()).toBe(0);
-    const stale = await h.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM legal_documents
-        WHERE name_tsv IS DISTINCT FROM ${wordVectorExpr('name', { joinApostrophes: true })} || array_to_tsvector(ARRAY['~db:' || database])`,
-    );
-    expect(stale.rows[0]!.n).toBe(0);
+    try {
+      expect((await importJsonl(h.db, IMPORT_TARGETS['legal-documents']!, body)).ok).toBe(true);
+      const found = async (q: string): Promise<{ total: number; names: string[] }> => {
+        const r = await get(`/legal-documents?q=${encodeURIComponent(q)}&database=cong-van&per_page=10`);
+        expect(r.status).toBe(200);
+        return { total: r.body.total, names: (r.body.data as { name: string }[]).map((d) => d.name).sort() };
+      };
+      const both = [names[0]!, names[2]!].sort();
+      expect(await found('hleo')).toEqual({ total: 2, names: both });
+      expect(await found('ea hle')).toEqual({ total: 2, names: both });
+      expect(await found("H'leo")).toEqual({ total: 1, names: [names[0]] });
+      for (const q of ['rlap', "r'lap", 'R’Lấp', 'dak rlap', 'đắk rl'])
+        expect([q, await found(q)]).toEqual([q, { total: 1, names: [names[1]] }]);
+      for (const q of ['hleo', "h'leo", 'rlap', 'r lap'])
+        expect(await found(q)).toMatchObject({ total: await rowCount('cong-van', q) });
+      expect(await drift()).toBe(0);
+      const stale = await h.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM legal_documents
+          WHERE name_tsv IS DISTINCT FROM ${wordVectorExpr('name', { joinApostrophes: true })} || array_to_tsvector(ARRAY['~db:' || database])`,
+      );
+      expect(stale.rows[0]!.n).toBe(0);
+    } finally {
+      await h.db.query('DELETE FROM legal_documents WHERE id = ANY ($1)', [docs.map((d) => d.id)]);
+    }
   });
 });
