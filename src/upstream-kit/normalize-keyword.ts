@@ -69,7 +69,10 @@ export function rankTextExpr(column: string): string {
 // The punctuation names carry between or inside words; translate() and a run of spaces keep the
 // expression free of the database's locale, which a [[:punct:]] class would not be.
 const NAME_PUNCTUATION = `-–—.,;:()/&"`;
-const APOSTROPHES_SQL = `''’‘ʼ`;
+
+/** The apostrophes written inside a word (D'Ran, M’Droh): such a word is one word, without them. */
+export const APOSTROPHES = `'’‘ʼ`;
+const APOSTROPHES_SQL = APOSTROPHES.replace("'", "''");
 
 /**
  * A column's public.f_spelling with the words as rankTextExpr has them: apostrophes dropped, the

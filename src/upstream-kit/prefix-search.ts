@@ -1,6 +1,13 @@
 import type { Binder } from './build-query';
 import type { SearchMode, SortContext } from './dataset-spec';
-import { escapeLike, foldText, rankTextExpr, typedWords, wordVectorExpr } from './normalize-keyword';
+import {
+  APOSTROPHES,
+  escapeLike,
+  foldText,
+  rankTextExpr,
+  typedWords,
+  wordVectorExpr,
+} from './normalize-keyword';
 import { expandAliases, foldIy, iyVariant, leadingKind, prefixQueryText } from './rank-terms';
 import type { LeadingKind } from './rank-terms';
 
@@ -66,6 +73,9 @@ export function buildPrefixSearch(raw: string, mode: SearchMode, modeName: strin
   };
 }
 
+/** What separates q's words as written: a word keeps the apostrophes inside it. */
+const WRITTEN_WORD_GAP = new RegExp(`[^a-z0-9${APOSTROPHES}]+`);
+
 /**
  * q's folded words, split at every character other than a letter or a digit as the tsquery takes
  * them, and `sizes`: how many of them each word as written holds, more than one where apostrophes
@@ -74,7 +84,7 @@ export function buildPrefixSearch(raw: string, mode: SearchMode, modeName: strin
 function splitTerms(raw: string): { terms: string[]; sizes: number[] } {
   const terms: string[] = [];
   const sizes: number[] = [];
-  for (const written of foldText(raw).split(/[^a-z0-9'’‘ʼ]+/)) {
+  for (const written of foldText(raw).split(WRITTEN_WORD_GAP)) {
     const parts = written.split(/[^a-z0-9]+/).filter(Boolean);
     if (parts.length === 0) continue;
     terms.push(...parts);
