@@ -1,6 +1,9 @@
 import { TEST_DATABASES } from '../../test/support/databases';
 import { analyzeTables, vacuumUnvisited } from './analyze';
 
+/** Table names without their schema (the PostgreSQL suites run in a schema of their own). */
+const unqualified = (names: string[]): string[] => names.map((t) => t.replace(/^.*\./, ''));
+
 describe.each(TEST_DATABASES)('planner statistics on $name', (testDb) => {
   it('analyses the tables with rows that never were, once, and leaves empty ones for later', async () => {
     const db = await testDb.open();
@@ -18,12 +21,12 @@ describe.each(TEST_DATABASES)('planner statistics on $name', (testDb) => {
         );
       expect(await reltuples('docs')).toBe(-1);
       const first = await analyzeTables(db, 'unanalysed');
-      expect(first.map((t) => t.replace(/^.*\./, ''))).toEqual(['docs']);
+      expect(unqualified(first)).toEqual(['docs']);
       expect(await reltuples('docs')).toBe(500);
       expect(await analyzeTables(db, 'unanalysed')).toEqual([]);
       // An import grew it: 'all' takes its statistics again.
       await db.query("INSERT INTO docs SELECT g, 'QD-' || g FROM generate_series(501, 2000) g");
-      expect((await analyzeTables(db, 'all')).map((t) => t.replace(/^.*\./, ''))).toEqual(['docs']);
+      expect(unqualified(await analyzeTables(db, 'all'))).toEqual(['docs']);
       expect(await reltuples('docs')).toBe(2000);
       expect(await reltuples('later')).toBe(-1);
     } finally {
@@ -48,7 +51,7 @@ describe.each(TEST_DATABASES)('planner statistics on $name', (testDb) => {
         return { visible: Number(r.rows[0]!.visible), all: Number(r.rows[0]!.all) };
       };
       expect((await pages()).all).toBeGreaterThan(8);
-      expect((await vacuumUnvisited(db)).map((t) => t.replace(/^.*\./, ''))).toEqual(['docs']);
+      expect(unqualified(await vacuumUnvisited(db))).toEqual(['docs']);
       const marked = await pages();
       expect(marked.visible).toBe(marked.all);
       expect(await vacuumUnvisited(db)).toEqual([]);
@@ -56,7 +59,7 @@ describe.each(TEST_DATABASES)('planner statistics on $name', (testDb) => {
       await db.query('ALTER TABLE docs ADD COLUMN name_folded text GENERATED ALWAYS AS (lower(name)) STORED');
       await db.query('ANALYZE docs');
       expect((await pages()).visible).toBe(0);
-      expect((await vacuumUnvisited(db)).map((t) => t.replace(/^.*\./, ''))).toEqual(['docs']);
+      expect(unqualified(await vacuumUnvisited(db))).toEqual(['docs']);
       expect((await pages()).visible).toBeGreaterThan(8);
     } finally {
       await db.close();
@@ -86,7 +89,7 @@ describe('a vacuum at start beside another on postgres', () => {
       await db.transaction(async (tx) => {
         await tx.query('LOCK TABLE docs IN SHARE UPDATE EXCLUSIVE MODE');
         const waited = new Promise<string>((resolve) => setTimeout(() => resolve('waited'), 5000).unref());
-        const done = vacuumUnvisited(db).then((names) => names.map((t) => t.replace(/^.*\./, '')).join());
+        const done = vacuumUnvisited(db).then((names) => unqualified(names).join());
         expect(await Promise.race([done, waited])).toBe('docs');
       });
       expect(await visible()).toBe(0);

@@ -1,6 +1,24 @@
 import type { Queryable } from './db';
 
 /**
+ * The tables of the connection's schemas that hold pages and meet `condition` (on pg_class c, with
+ * `pages` its size in blocks; `params` bind from $1), by schema-qualified name.
+ */
+async function schemaTables(db: Queryable, condition: string, params: unknown[]): Promise<string[]> {
+  const r = await db.query<{ name: string }>(
+    `SELECT name FROM (
+       SELECT format('%I.%I', n.nspname, c.relname) AS name, c.reltuples, c.relallvisible,
+              pg_relation_size(c.oid) / current_setting('block_size')::int AS pages
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind = 'r' AND n.nspname = ANY (current_schemas(false))) c
+      WHERE pages > 0 AND (${condition})
+      ORDER BY 1`,
+    params,
+  );
+  return r.rows.map((row) => row.name);
+}
+
+/**
  * ANALYZE for the tables of the connection's schemas that hold rows: all of them, or only those
  * never analysed (reltuples is -1 until then). PGlite runs no autovacuum: without this, the
  * sample data's tables never get the statistics the planner needs to choose an index (a trigram
@@ -9,15 +27,7 @@ import type { Queryable } from './db';
  * Returns the tables analysed.
  */
 export async function analyzeTables(db: Queryable, which: 'unanalysed' | 'all'): Promise<string[]> {
-  const r = await db.query<{ name: string }>(
-    `SELECT format('%I.%I', n.nspname, c.relname) AS name
-       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE c.relkind = 'r' AND n.nspname = ANY (current_schemas(false))
-        AND pg_relation_size(c.oid) > 0 AND ($1 OR c.reltuples < 0)
-      ORDER BY 1`,
-    [which === 'all'],
-  );
-  const names = r.rows.map((row) => row.name);
+  const names = await schemaTables(db, '$1 OR c.reltuples < 0', [which === 'all']);
   for (const name of names) await db.query(`ANALYZE ${name}`);
   return names;
 }
@@ -37,17 +47,7 @@ const MIN_PAGES = 8;
  * Returns the tables it set out to vacuum.
  */
 export async function vacuumUnvisited(db: Queryable): Promise<string[]> {
-  const r = await db.query<{ name: string }>(
-    `SELECT name FROM (
-       SELECT format('%I.%I', n.nspname, c.relname) AS name, c.relallvisible,
-              pg_relation_size(c.oid) / current_setting('block_size')::int AS pages
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE c.relkind = 'r' AND n.nspname = ANY (current_schemas(false))) t
-      WHERE pages >= $1 AND relallvisible * 2 < pages
-      ORDER BY 1`,
-    [MIN_PAGES],
-  );
-  const names = r.rows.map((row) => row.name);
+  const names = await schemaTables(db, 'pages >= $1 AND c.relallvisible * 2 < pages', [MIN_PAGES]);
   // SKIP_LOCKED: a table autovacuum or another replica's start is vacuuming already is left to it,
   // rather than holding this start until it finishes.
   for (const name of names) await db.query(`VACUUM (ANALYZE, SKIP_LOCKED) ${name}`);
