@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { closedLoop, cpuSeconds, machine, mib, middleBy, rssBytes, sleep, usPerRequest } from './bench-lib';
+import { closedLoop, cpuSplit, machine, mib, middleBy, rssBytes, sleep, usPerRequest } from './bench-lib';
 import type { LoadTarget } from './bench-lib';
 import type { OpenLoop } from './open-loop-client';
 import { warmUp } from './open-loop-rounds';
@@ -39,6 +39,11 @@ export interface AbOptions {
   /** B only: flags for node, and another log level (to measure a runtime setting, A = B's revision). */
   bNodeArgs?: string[];
   bLogLevel?: string;
+  /**
+   * B only: environment variables set for it, an empty value leaving one out (`REDIS_URL=` runs B
+   * on in-process counters: what the round trip to Redis costs on this host).
+   */
+  bEnv?: Record<string, string>;
   /** Both: the heap a production replica has (deployment-heap.ts), before B's flags (which may override it). */
   heapFlags?: string[];
   /** Keep both gateways' logs (stdout and stderr: access lines, and --trace-gc lines) and print their paths. */
@@ -62,6 +67,8 @@ export interface AbOptions {
 interface AbRound extends RoundCollections {
   rps: number;
   cpu_us_per_req: number;
+  /** The kernel's part of cpu_us_per_req (system time): where a wake-up or a socket call shows. */
+  system_us_per_req: number;
   p99_ms?: number;
   p999_ms?: number;
   max_ms?: number;
@@ -106,15 +113,23 @@ async function round(gw: Gateway, t: LoadTarget, o: AbOptions, growth?: GcGrowth
   if (o.rate > 0 && o.idle === 0) await warmUp(o.gen, t, o.rate, 2);
   growth?.read();
   const gcs = await gcTotals(gw);
-  const before = cpuSeconds([gw.pid]);
-  const cpuUs = (requests: number): number => usPerRequest(cpuSeconds([gw.pid]) - before, requests);
+  const before = cpuSplit([gw.pid]);
+  const cpuUs = (requests: number): { cpu_us_per_req: number; system_us_per_req: number } => {
+    const now = cpuSplit([gw.pid]);
+    const user = now.user - before.user;
+    const system = now.system - before.system;
+    return {
+      cpu_us_per_req: usPerRequest(user + system, requests),
+      system_us_per_req: usPerRequest(system, requests),
+    };
+  };
   if (o.rate > 0) {
     const r = await o.gen.run(t, o.rate, o.seconds);
     const cpu = cpuUs(r.completed);
     served(r);
     return {
       rps: r.achieved_rps,
-      cpu_us_per_req: cpu,
+      ...cpu,
       p99_ms: r.p99_ms,
       p999_ms: r.p999_ms,
       max_ms: r.max_ms,
@@ -127,10 +142,45 @@ async function round(gw: Gateway, t: LoadTarget, o: AbOptions, growth?: GcGrowth
   served(r);
   return {
     rps: r.rps,
-    cpu_us_per_req: cpu,
+    ...cpu,
     ...(await gcOfRound(gw, gcs, r.requests)),
     ...growthOfRound(growth, r.requests),
   };
+}
+
+/** --b-env's `NAME=value,NAME2=` as changes for withEnv; a malformed entry stops the run. */
+export function envChanges(arg: string | undefined): Record<string, string> | undefined {
+  if (arg === undefined || arg === '') return undefined;
+  const out: Record<string, string> = {};
+  for (const entry of arg.split(',')) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw new Error(`--b-env: "${entry}" is not NAME=value (NAME= leaves NAME out)`);
+    out[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return out;
+}
+
+/** `env` with `changes` applied: an empty value removes the variable. */
+export function withEnv(
+  env: Record<string, string>,
+  changes: Record<string, string> = {},
+): Record<string, string> {
+  const out = { ...env };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === '') delete out[name];
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** For the results file: what B's environment changed, without the value of an address or a secret. */
+function describeEnv(changes: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(changes).map(([name, value]) => [
+      name,
+      value === '' ? '(left out)' : /URL|SECRET|PASSWORD|TOKEN/i.test(name) ? '(set)' : value,
+    ]),
+  );
 }
 
 const signed = (n: number): string => (n < 0 ? `−${-n}` : `+${n}`);
@@ -164,7 +214,7 @@ export async function ab(o: AbOptions): Promise<void> {
       extraFlags: traced,
     });
     b = await startGateway({
-      env: o.env,
+      env: withEnv(o.env, o.bEnv),
       logLevel: o.bLogLevel ?? o.logLevel,
       cpus: o.cpus,
       nice: SERVER_NICE,
@@ -198,8 +248,8 @@ export async function ab(o: AbOptions): Promise<void> {
       const r3 = (x: number): number => Math.round(x * 1000) / 1000;
       rounds.push({ a: ra, b: rb, rps: r3(rb.rps / ra.rps), cpu: r3(rb.cpu_us_per_req / ra.cpu_us_per_req) });
       console.log(
-        `round ${i + 1}/${o.rounds}: A ${ra.rps} req/s ${ra.cpu_us_per_req} µs/req;${tail(ra)} ` +
-          `B ${rb.rps} req/s ${rb.cpu_us_per_req} µs/req;${tail(rb)} B/A throughput ${rounds[i]!.rps}, CPU ${rounds[i]!.cpu}`,
+        `round ${i + 1}/${o.rounds}: A ${ra.rps} req/s ${ra.cpu_us_per_req} µs/req (system ${ra.system_us_per_req});${tail(ra)} ` +
+          `B ${rb.rps} req/s ${rb.cpu_us_per_req} µs/req (system ${rb.system_us_per_req});${tail(rb)} B/A throughput ${rounds[i]!.rps}, CPU ${rounds[i]!.cpu}`,
       );
     }
     // One side's figure in the round where that figure is the median.
@@ -210,6 +260,8 @@ export async function ab(o: AbOptions): Promise<void> {
       cpu: middleBy(rounds, (r) => r.cpu)!.cpu,
       a_cpu_us: mid('a', 'cpu_us_per_req'),
       b_cpu_us: mid('b', 'cpu_us_per_req'),
+      a_system_us: mid('a', 'system_us_per_req'),
+      b_system_us: mid('b', 'system_us_per_req'),
       ...(o.rate > 0 && {
         a_p99_ms: mid('a', 'p99_ms'),
         b_p99_ms: mid('b', 'p99_ms'),
@@ -228,7 +280,7 @@ export async function ab(o: AbOptions): Promise<void> {
       }),
     };
     console.log(
-      `\nmedians: A ${med.a_cpu_us} µs/req, B ${med.b_cpu_us} µs/req; B/A throughput ${med.rps}, CPU per request ${med.cpu}`,
+      `\nmedians: A ${med.a_cpu_us} µs/req (system ${med.a_system_us}), B ${med.b_cpu_us} µs/req (system ${med.b_system_us}); B/A throughput ${med.rps}, CPU per request ${med.cpu}`,
     );
     const rssMb = { a: mib(rssBytes(a.pid)), b: mib(rssBytes(b.pid)) };
     console.log(`RSS after the rounds: A ${rssMb.a} MB, B ${rssMb.b} MB`);
@@ -256,6 +308,7 @@ export async function ab(o: AbOptions): Promise<void> {
         tree: 'working tree',
         node_flags: b.nodeFlags,
         log_level: o.bLogLevel,
+        env: o.bEnv && describeEnv(o.bEnv),
       },
       method: {
         path: o.path,

@@ -23,7 +23,8 @@
 //        --ab=<revision> (the gateway built from <revision> against the working tree's, alternating
 //        rounds; --rounds, --duration, --warmup apply, and --fixed-rate=N makes them open-loop rounds
 //        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
-//        with node flags or another log level; with --fixed-rate, --idle=S measures resumption after
+//        with node flags or another log level, --b-env=NAME=value,NAME2= with those environment variables
+//        (an empty value leaves one out: --b-env=REDIS_URL= counts in-process); with --fixed-rate, --idle=S measures resumption after
 //        S idle seconds instead; --gc-growth runs both with --trace-gc-nvp and gives each round's
 //        old-generation growth per request, bench/gc-growth.ts; --a-config runs A on its revision's
 //        config files, for a base older than this tree's config schema; nothing else)
@@ -79,7 +80,7 @@ import type { Gateway, Server } from './gateway-setup';
 import { soak } from './gateway-soak';
 import { replicaHeap } from './deployment-heap';
 import type { ReplicaHeap } from './deployment-heap';
-import { ab } from './gateway-ab';
+import { ab, envChanges } from './gateway-ab';
 import { sweep } from './concurrency-sweep';
 import { perfAvailable } from './native-profile';
 import { summarizeProfile } from './profile-summary';
@@ -317,6 +318,7 @@ async function main(): Promise<void> {
         aConfig: flag('a-config') !== undefined ? (root) => benchConfig(stubUrl, root) : undefined,
         bNodeArgs: flag('b-node-args')?.split(' ').filter(Boolean),
         bLogLevel: flag('b-log-level'),
+        bEnv: envChanges(flag('b-env')),
         heapFlags: heap.flags,
         keepLog: KEEP_LOG,
         note,
