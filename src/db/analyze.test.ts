@@ -65,6 +65,41 @@ describe.each(TEST_DATABASES)('planner statistics on $name', (testDb) => {
       await db.close();
     }
   });
+
+  it('marks the pages without sampling the rows again when asked not to analyse', async () => {
+    const db = await testDb.open();
+    try {
+      await db.query('CREATE TABLE docs (id int PRIMARY KEY, name text)');
+      await db.query(
+        "INSERT INTO docs SELECT g, repeat('Quyết định ', 8) || g FROM generate_series(1, 3000) g",
+      );
+      const sampled = async (): Promise<number> =>
+        Number(
+          (
+            await db.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stats WHERE tablename = 'docs' AND schemaname = ANY (current_schemas(false))",
+            )
+          ).rows[0]!.n,
+        );
+      const visible = async (): Promise<number> =>
+        Number(
+          (
+            await db.query<{ n: number }>(
+              "SELECT relallvisible AS n FROM pg_class WHERE oid = to_regclass('docs')",
+            )
+          ).rows[0]!.n,
+        );
+      expect(unqualified(await vacuumUnvisited(db, { analyze: false }))).toEqual(['docs']);
+      expect(await visible()).toBeGreaterThan(8);
+      expect(await sampled()).toBe(0);
+      // The default analyses as it vacuums: a rewrite's table gets both.
+      await db.query('ALTER TABLE docs ADD COLUMN name_folded text GENERATED ALWAYS AS (lower(name)) STORED');
+      expect(unqualified(await vacuumUnvisited(db))).toEqual(['docs']);
+      expect(await sampled()).toBe(3);
+    } finally {
+      await db.close();
+    }
+  });
 });
 
 describe('a vacuum at start beside another on postgres', () => {

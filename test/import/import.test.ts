@@ -391,6 +391,15 @@ describe('npm run import', () => {
           `SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%p'`,
         );
         expect(n.rows[0]!.n).toBe(3000);
+        // Analysed, and its pages marked for the relevance walk's index-only scan (one pass each).
+        const table = await db.query<{ tuples: number; visible: number; pages: number }>(
+          `SELECT reltuples AS tuples, relallvisible AS visible, relpages AS pages
+             FROM pg_class WHERE oid = to_regclass('legal_documents')`,
+        );
+        const { tuples, visible, pages } = table.rows[0]!;
+        expect(Number(tuples)).toBeGreaterThanOrEqual(3000);
+        expect(Number(pages)).toBeGreaterThan(8);
+        expect(Number(visible) * 2).toBeGreaterThanOrEqual(Number(pages));
       } finally {
         await db.close();
       }
