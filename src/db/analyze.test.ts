@@ -1,5 +1,20 @@
 import { TEST_DATABASES } from '../../test/support/databases';
 import { analyzeTables, vacuumUnvisited } from './analyze';
+import type { Queryable } from './db';
+
+/** A table of 3,000 rows on well over 8 pages, none of them marked yet. */
+async function createDocs(db: Queryable): Promise<void> {
+  await db.query('CREATE TABLE docs (id int PRIMARY KEY, name text)');
+  await db.query("INSERT INTO docs SELECT g, repeat('Quyết định ', 8) || g FROM generate_series(1, 3000) g");
+}
+
+/** Pages of `docs` marked all-visible. */
+async function visiblePages(db: Queryable): Promise<number> {
+  const r = await db.query<{ n: number }>(
+    "SELECT relallvisible AS n FROM pg_class WHERE oid = to_regclass('docs')",
+  );
+  return Number(r.rows[0]!.n);
+}
 
 /** Table names without their schema (the PostgreSQL suites run in a schema of their own). */
 const unqualified = (names: string[]): string[] => names.map((t) => t.replace(/^.*\./, ''));
@@ -37,11 +52,8 @@ describe.each(TEST_DATABASES)('planner statistics on $name', (testDb) => {
   it('vacuums the tables whose pages are mostly unmarked, as after a rewrite, and leaves the rest', async () => {
     const db = await testDb.open();
     try {
-      await db.query('CREATE TABLE docs (id int PRIMARY KEY, name text)');
+      await createDocs(db);
       await db.query('CREATE TABLE small (id int PRIMARY KEY)');
-      await db.query(
-        "INSERT INTO docs SELECT g, repeat('Quyết định ', 8) || g FROM generate_series(1, 3000) g",
-      );
       await db.query('INSERT INTO small VALUES (1)');
       const pages = async (): Promise<{ visible: number; all: number }> => {
         const r = await db.query<{ visible: number; all: number }>(
@@ -69,10 +81,7 @@ describe.each(TEST_DATABASES)('planner statistics on $name', (testDb) => {
   it('marks the pages without sampling the rows again when asked not to analyse', async () => {
     const db = await testDb.open();
     try {
-      await db.query('CREATE TABLE docs (id int PRIMARY KEY, name text)');
-      await db.query(
-        "INSERT INTO docs SELECT g, repeat('Quyết định ', 8) || g FROM generate_series(1, 3000) g",
-      );
+      await createDocs(db);
       const sampled = async (): Promise<number> =>
         Number(
           (
@@ -81,16 +90,8 @@ describe.each(TEST_DATABASES)('planner statistics on $name', (testDb) => {
             )
           ).rows[0]!.n,
         );
-      const visible = async (): Promise<number> =>
-        Number(
-          (
-            await db.query<{ n: number }>(
-              "SELECT relallvisible AS n FROM pg_class WHERE oid = to_regclass('docs')",
-            )
-          ).rows[0]!.n,
-        );
       expect(unqualified(await vacuumUnvisited(db, { analyze: false }))).toEqual(['docs']);
-      expect(await visible()).toBeGreaterThan(8);
+      expect(await visiblePages(db)).toBeGreaterThan(8);
       expect(await sampled()).toBe(0);
       // The default analyses as it vacuums: a rewrite's table gets both.
       await db.query('ALTER TABLE docs ADD COLUMN name_folded text GENERATED ALWAYS AS (lower(name)) STORED');
@@ -108,18 +109,7 @@ describe('a vacuum at start beside another on postgres', () => {
   it('leaves a table that another session is vacuuming to it, instead of waiting for it', async () => {
     const db = await pg.open();
     try {
-      await db.query('CREATE TABLE docs (id int PRIMARY KEY, name text)');
-      await db.query(
-        "INSERT INTO docs SELECT g, repeat('Quyết định ', 8) || g FROM generate_series(1, 3000) g",
-      );
-      const visible = async (): Promise<number> =>
-        Number(
-          (
-            await db.query<{ n: number }>(
-              "SELECT relallvisible AS n FROM pg_class WHERE oid = to_regclass('docs')",
-            )
-          ).rows[0]!.n,
-        );
+      await createDocs(db);
       // The lock VACUUM takes, held as autovacuum or another replica's start would hold it.
       await db.transaction(async (tx) => {
         await tx.query('LOCK TABLE docs IN SHARE UPDATE EXCLUSIVE MODE');
@@ -127,9 +117,9 @@ describe('a vacuum at start beside another on postgres', () => {
         const done = vacuumUnvisited(db).then((names) => unqualified(names).join());
         expect(await Promise.race([done, waited])).toBe('docs');
       });
-      expect(await visible()).toBe(0);
+      expect(await visiblePages(db)).toBe(0);
       await vacuumUnvisited(db);
-      expect(await visible()).toBeGreaterThan(8);
+      expect(await visiblePages(db)).toBeGreaterThan(8);
     } finally {
       await db.close();
     }
