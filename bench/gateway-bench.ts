@@ -23,11 +23,12 @@
 //        --ab=<revision> (the gateway built from <revision> against the working tree's, alternating
 //        rounds; --rounds, --duration, --warmup apply, and --fixed-rate=N makes them open-loop rounds
 //        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
-//        with node flags or another log level, --b-env=NAME=value,NAME2= with those environment variables
-//        (an empty value leaves one out: --b-env=REDIS_URL= counts in-process); with --fixed-rate, --idle=S measures resumption after
-//        S idle seconds instead; --gc-growth runs both with --trace-gc-nvp and gives each round's
-//        old-generation growth per request, bench/gc-growth.ts; --a-config runs A on its revision's
-//        config files, for a base older than this tree's config schema; nothing else)
+//        with node flags or another log level, --b-env=NAME=value,NAME2= with those environment
+//        variables (an empty value leaves one out: --b-env=REDIS_URL= counts in-process); with
+//        --fixed-rate, --idle=S measures resumption after S idle seconds instead; --gc-growth runs
+//        both with --trace-gc-nvp and gives each round's old-generation growth per request,
+//        bench/gc-growth.ts; --a-config runs A on its revision's config files, for a base older than
+//        this tree's config schema; nothing else)
 //        --sweep[=1,2,4,8,32] ((c) and (d) in closed loop at each number of connections: user and
 //        system CPU per request; nothing else) --perf (with --sweep: each one's main thread sampled
 //        by perf(1), its CPU per request by kind of work, bench/native-profile.ts)
