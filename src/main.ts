@@ -4,13 +4,12 @@ import { createServer } from 'node:http';
 import { ConfigError } from './config/load-config';
 import { DataDirInUseError } from './db/data-dir-lock';
 import { drainServers } from './util/drain-servers';
-import { analyzeTables, vacuumUnvisited } from './db/analyze';
-import { migrateLogged } from './db/migrate';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
 import { warnIfShortSecret } from './runtime/admin-secret';
 import { readEnv } from './runtime/env-schema';
 import { PortUnavailableError, listen } from './runtime/listen';
+import { prepareBuiltin } from './runtime/prepare-builtin';
 import { makeGlobalsPlain } from './runtime/plain-globals';
 import { COUNTERS_REACHED, WORKER_READY, runPrimary } from './runtime/run-primary';
 import { startProduct } from './runtime/start-product';
@@ -120,10 +119,7 @@ async function runUpstream(name: string): Promise<void> {
   if (!builtin)
     throw new Error(`no built-in upstream "${name}" (have: ${Object.keys(BUILTIN_UPSTREAMS).join(', ')})`);
   const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
-  for (const set of builtin.migrationSets) await migrateLogged(db, set, logger);
-  if (env.SEED_SAMPLE_DATA) await builtin.seed(db, {});
-  await vacuumUnvisited(db);
-  await analyzeTables(db, 'unanalysed');
+  await prepareBuiltin(db, builtin, logger, env.SEED_SAMPLE_DATA);
   const identity = env.IDENTITY_JWKS_URL
     ? remoteIdentityVerifier(env.IDENTITY_JWKS_URL, {
         issuer: env.IDENTITY_ISSUER,

@@ -2,12 +2,11 @@ import { createServer } from 'node:http';
 import { hostname as osHostname, networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { listen } from './listen';
+import { prepareBuiltin } from './prepare-builtin';
 import type { WantedPort } from './listen';
 import type { Server } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
-import { analyzeTables, vacuumUnvisited } from '../db/analyze';
-import { migrateLogged } from '../db/migrate';
 import { builtinUpstream } from '../upstreams/builtin-upstreams';
 import type { BuiltinUpstream } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
@@ -76,10 +75,7 @@ export async function startLocalUpstreams(
   const names: string[] = [];
   const listening = new Map<string, URL>();
   for (const { name, builtin, url, timeoutMs } of localBuiltins(config)) {
-    for (const set of builtin.migrationSets) await migrateLogged(db, set, logger);
-    if (seedSampleData) await builtin.seed(db, {});
-    await vacuumUnvisited(db);
-    await analyzeTables(db, 'unanalysed');
+    await prepareBuiltin(db, builtin, logger, seedSampleData);
     // Its queries share the gateway's pool: one the gateway has stopped waiting for (timeout_ms)
     // must not hold a connection the gateway's own queries need.
     const served = db.withQueryTimeout(timeoutMs);
