@@ -23,6 +23,7 @@ export type { ListResult } from './query-dataset';
 export type { BuiltQuery, CountQuery } from './build-query';
 export { buildListQuery } from './build-query';
 export {
+  APOSTROPHES,
   foldText,
   foldedExpr,
   keywordWords,

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
 import type { BuiltinUpstream } from '../../src/upstreams/builtin-upstreams';
-import { foldText, rankTextExpr, wordVectorExpr } from '../../src/upstream-kit';
+import { APOSTROPHES, foldText, rankTextExpr, wordVectorExpr } from '../../src/upstream-kit';
 import type { Clock } from '../../src/util/clock';
 import { projectRoot } from '../../src/util/project-root';
 import { silentLogger } from '../../src/util/logger';
@@ -46,6 +46,9 @@ export function registry(upstream: string): RegistryEntry[] {
 
 export const fold = foldText;
 
+/** The apostrophes a word keeps inside it, as the kit drops them. */
+const APOSTROPHE = new RegExp(`[${APOSTROPHES}]`, 'g');
+
 /**
  * Where the relevance order of a word-prefix search puts `name` for a one-word `q` without
  * diacritics (kit relevanceOrder): 0 the name itself, 1 starting with q whole, 2 starting with it,
@@ -54,7 +57,7 @@ export const fold = foldText;
  */
 export function relevanceTier(name: string, q: string): number {
   const words = fold(name)
-    .replace(/['’‘ʼ]/g, '')
+    .replace(APOSTROPHE, '')
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
   if (words.join(' ') === q) return 0;
@@ -80,7 +83,7 @@ export async function expectTiersInOrder(
       tiers.forEach((t) => seen.add(t));
       expect([path, q, tiers]).toEqual([path, q, [...tiers].sort((a, b) => a - b)]);
     }
-  return [...seen].sort();
+  return [...seen].sort((a, b) => a - b);
 }
 
 /** Whether a word of `text`, folded, starts with `prefix` (how a word-prefix search matches). */
