@@ -391,15 +391,19 @@ describe('npm run import', () => {
           `SELECT count(*)::int AS n FROM legal_documents WHERE id LIKE '%p'`,
         );
         expect(n.rows[0]!.n).toBe(3000);
-        // Analysed, and its pages marked for the relevance walk's index-only scan (one pass each).
-        const table = await db.query<{ tuples: number; visible: number; pages: number }>(
-          `SELECT reltuples AS tuples, relallvisible AS visible, relpages AS pages
-             FROM pg_class WHERE oid = to_regclass('legal_documents')`,
+        // Analysed once and vacuumed once, for the relevance walk's index-only scan. Whether that
+        // vacuum could mark the pages depends on the other suites' snapshots in the shared test
+        // database, which this test cannot wait for from outside the CLI (analyze.test.ts checks
+        // the marking itself).
+        const table = await db.query<{ tuples: number; pages: number; vacuums: number; analyses: number }>(
+          `SELECT c.reltuples AS tuples, c.relpages AS pages, s.vacuum_count AS vacuums, s.analyze_count AS analyses
+             FROM pg_class c JOIN pg_stat_user_tables s ON s.relid = c.oid
+            WHERE c.oid = to_regclass('legal_documents')`,
         );
-        const { tuples, visible, pages } = table.rows[0]!;
+        const { tuples, pages, vacuums, analyses } = table.rows[0]!;
         expect(Number(tuples)).toBeGreaterThanOrEqual(3000);
         expect(Number(pages)).toBeGreaterThan(8);
-        expect(Number(visible) * 2).toBeGreaterThanOrEqual(Number(pages));
+        expect([Number(vacuums), Number(analyses)]).toEqual([1, 1]);
       } finally {
         await db.close();
       }
