@@ -165,6 +165,17 @@ describe('validate: errors', () => {
     expect((await get('/v1/legal-documents?q=luat&tags[]=x')).status).toBe(200);
   });
 
+  it('answers 422 for page or per_page in bracket form (page[x]=2), which would otherwise serve page 1', async () => {
+    h.stub.seen.length = 0;
+    for (const qs of ['q=luat&page[x]=2', 'q=luat&page%5B%5D=2', 'q=luat&per_page[0]=5']) {
+      const res = await get(`/v1/legal-documents?${qs}`);
+      expect([qs, res.status, res.body.code]).toEqual([qs, 422, 'invalid_request']);
+      expect(res.body.message).toMatch(/Tham số (page|per_page) được truyền một lần/);
+    }
+    expect((await get('/v1/datasets?page[x]=2')).status).toBe(422);
+    expect(h.stub.seen).toHaveLength(0);
+  });
+
   it('answers 422 page_limit past the plan maximum, with upgrade_url', async () => {
     const free = (await h.account('free')).key;
     const res = await request(h.gw.app).get('/v1/legal-documents?q=luat&page=6').set('X-Api-Key', free);

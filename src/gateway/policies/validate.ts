@@ -23,11 +23,16 @@ function givenOnce(ctx: RequestContext, params?: ReadonlyMap<string, unknown>): 
   const seen = new Map<string, string>();
   for (const [name, value] of ctx.query) {
     if (name !== 'page' && name !== 'per_page' && !params?.has(name)) {
-      // Unknown names are ignored, but `province_code[]` or `code[0]` is a filter some client
-      // library spelled its own way: answered with every record, it would look like a match.
+      // Unknown names are ignored, but `province_code[]` or `page[0]` is a parameter some client
+      // library spelled its own way: answered with every record, or with page 1, it would look
+      // like a match.
       const bracket = name.indexOf('[');
-      if (bracket > 0 && name.endsWith(']') && (params?.has(name.slice(0, bracket)) ?? false)) {
-        const base = name.slice(0, bracket);
+      const base = name.slice(0, bracket);
+      if (
+        bracket > 0 &&
+        name.endsWith(']') &&
+        (base === 'page' || base === 'per_page' || (params?.has(base) ?? false))
+      ) {
         throw new ApiError('invalid_request', {
           param: base,
           message: `Tham số ${base} được truyền một lần, dạng ${base}=giá trị (không có ngoặc vuông).`,
