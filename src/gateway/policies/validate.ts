@@ -18,21 +18,21 @@ function pageNumber(ctx: RequestContext, name: string, raw: string | undefined):
   return raw.length > 15 ? Number.MAX_SAFE_INTEGER : Number(raw);
 }
 
+/** page, per_page, or (for a dataset) one of its declared parameters. */
+const declared = (name: string, params: ReadonlyMap<string, unknown> | undefined): boolean =>
+  name === 'page' || name === 'per_page' || (params?.has(name) ?? false);
+
 /** The query's page, per_page and (for a dataset) declared parameters, each given at most once. */
 function givenOnce(ctx: RequestContext, params?: ReadonlyMap<string, unknown>): Map<string, string> {
   const seen = new Map<string, string>();
   for (const [name, value] of ctx.query) {
-    if (name !== 'page' && name !== 'per_page' && !params?.has(name)) {
+    if (!declared(name, params)) {
       // Unknown names are ignored, but `province_code[]` or `page[0]` is a parameter some client
       // library spelled its own way: answered with every record, or with page 1, it would look
       // like a match.
       const bracket = name.indexOf('[');
-      const base = name.slice(0, bracket);
-      if (
-        bracket > 0 &&
-        name.endsWith(']') &&
-        (base === 'page' || base === 'per_page' || (params?.has(base) ?? false))
-      ) {
+      if (bracket > 0 && name.endsWith(']') && declared(name.slice(0, bracket), params)) {
+        const base = name.slice(0, bracket);
         throw new ApiError('invalid_request', {
           param: base,
           message: `Tham số ${base} được truyền một lần, dạng ${base}=giá trị (không có ngoặc vuông).`,
