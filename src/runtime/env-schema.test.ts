@@ -74,6 +74,21 @@ describe('the environment: errors', () => {
         "must be redis://, rediss:// or redis+cluster:// addresses (a cluster's seeds comma-separated)",
       ],
     ),
+    [
+      { REDIS_URL: 'redis://127.0.0.1:6379/abc' },
+      'REDIS_URL',
+      'must name a database by its index (redis://host:6379/0), not "abc"',
+    ],
+    [
+      { REDIS_URL: 'redis+cluster://cfg.example.vn:6379/2' },
+      'REDIS_URL',
+      'must not name database 2: a Redis Cluster has only database 0',
+    ],
+    [
+      { REDIS_URL: 'redis://10.0.0.1:6379, redis://10.0.0.2:6379/1' },
+      'REDIS_URL',
+      'must not name database 1: a Redis Cluster has only database 0',
+    ],
   ])('names the variable and what it must be for %j', (env, variable, reason) => {
     expect(readEnv(env)).toEqual({ ok: false, variable, reason });
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseRedisSeed } from '../stores/redis-address';
+import { RedisDatabaseError, parseRedisAddresses } from '../stores/redis-address';
 
 /** Unset and empty are the same: `PORT=` means the default, as a shell's `${PORT:-8080}` would. */
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -26,22 +26,20 @@ const url = (schemes: readonly string[]) => {
 };
 
 /** One Redis address, or a cluster's seed addresses comma-separated, each as the Redis client reads it. */
-const redisAddresses = () => {
-  const one = (v: string): boolean => {
+const redisAddresses = () =>
+  z.string().superRefine((v, ctx) => {
     try {
-      parseRedisSeed(v);
-      return true;
-    } catch {
-      return false;
+      parseRedisAddresses(v);
+    } catch (err) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          err instanceof RedisDatabaseError
+            ? err.reason
+            : "must be redis://, rediss:// or redis+cluster:// addresses (a cluster's seeds comma-separated)",
+      });
     }
-  };
-  return z
-    .string()
-    .refine(
-      (v) => v.split(',').every((part) => one(part.trim())),
-      "must be redis://, rediss:// or redis+cluster:// addresses (a cluster's seeds comma-separated)",
-    );
-};
+  });
 
 /** The environment variables of DESIGN §5 (and the upstream and cluster ones), read once at start. */
 export const envSchema = z

@@ -73,6 +73,11 @@ export function createCounterStores(opts: {
   const redis = connectRedis(opts.redisUrl, {
     commandTimeoutMs: 0,
     onError: everyTenSeconds('redis connection error'),
+    onDatabaseRefused: (err) =>
+      opts.logger.error(
+        { err: err.message },
+        'REDIS_URL names a database this Redis refuses: not connecting (counting per store_failure, not ready) until it is fixed',
+      ),
   });
   const meter = new FailoverMeterStore({
     primary: new RedisMeterStore({

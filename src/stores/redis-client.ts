@@ -1,6 +1,7 @@
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, Redis, ReplyError } from 'ioredis';
 import type { ClusterNode, RedisOptions } from 'ioredis';
-import { parseRedisSeed } from './redis-address';
+import type { RedisSeed } from './redis-address';
+import { parseRedisAddresses } from './redis-address';
 
 export interface RedisClientOptions {
   /**
@@ -19,6 +20,13 @@ export interface RedisClientOptions {
   /** Connection errors: the gateway logs them; never left unhandled (that would crash the process). */
   onError?: (err: Error) => void;
   /**
+   * The server refused the database REDIS_URL names (`redis://host:6379/99` on a Redis of 16). The
+   * client is then closed for good: ioredis would carry on in database 0, where replicas configured
+   * alike would not meet, so the stores fall back (store_failure) and readiness fails until the
+   * address is fixed.
+   */
+  onDatabaseRefused?: (err: Error) => void;
+  /**
    * Connect on the first command (or `connect()`) instead of at once: for a caller that only
    * inspects the client. A client disconnected after a refused connect keeps ioredis' 2 s
    * disconnect timer alive, holding its process open that long.
@@ -32,7 +40,14 @@ export type RedisClient = Redis | Cluster;
 /** A single-node client tuned to fail fast and keep reconnecting with capped, jittered backoff. */
 export function createRedisClient(url: string, opts: RedisClientOptions = {}): Redis {
   const client = new Redis(url, nodeOptions(opts));
-  client.on('error', opts.onError ?? (() => undefined));
+  const onError = opts.onError ?? (() => undefined);
+  client.on('error', (err: Error & { command?: { name?: string } }) => {
+    // The only SELECT is the one ioredis sends on connecting, for the path's database.
+    if (err instanceof ReplyError && err.command?.name === 'select') {
+      client.disconnect();
+      (opts.onDatabaseRefused ?? onError)(err);
+    } else onError(err);
+  });
   return client;
 }
 
@@ -43,12 +58,8 @@ export function createRedisClient(url: string, opts: RedisClientOptions = {}): R
  * service's configuration endpoint. User name, password and TLS come from the first seed.
  */
 export function connectRedis(url: string, opts: RedisClientOptions = {}): RedisClient {
-  const seeds = url
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(parseRedisSeed);
-  const first = seeds[0] ?? parseRedisSeed('');
+  const seeds = parseRedisAddresses(url);
+  const first = seeds[0] as RedisSeed;
   if (seeds.length === 1 && !first.cluster) return createRedisClient(url, opts);
   const nodes: ClusterNode[] = seeds.map(({ host, port }) => ({ host, port }));
   const node = nodeOptions(opts);

@@ -9,6 +9,7 @@ import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
 import { systemClock } from '../../src/util/clock';
 import { silentLogger } from '../../src/util/logger';
 import { PrivateRedis, eventually } from '../support/private-redis';
+import { capturedLog } from '../support/captured-log';
 
 // The production wiring: one connection without a timer per command, every use of it under a deadline.
 
@@ -96,5 +97,35 @@ describe('gateway.yaml store_timeout_ms', () => {
       expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
       expect(result.ok).toBe(true);
     });
+  });
+});
+
+describe('REDIS_URL naming a database the server refuses', () => {
+  test('the counters do not land in database 0: the client closes, says why once, and readiness stays false', async () => {
+    const server = await PrivateRedis.start();
+    const { logger, lines } = capturedLog();
+    const settings = gatewayFileSchema.parse({ store_failure: 'closed' });
+    // A Redis has 16 databases unless configured otherwise.
+    const stores = createCounterStores({
+      redisUrl: `${server.url}/9999`,
+      gateway: settings,
+      windowDays: () => settings.bulk_watch.window_days,
+      clock: systemClock,
+      logger,
+      metrics: createGatewayMetrics({ defaultMetrics: false }),
+    });
+    const db0 = createRedisClient(server.url);
+    try {
+      await eventually(() => lines.some((l) => /REDIS_URL names a database/.test(String(l.msg))));
+      await expect(reserveOne(stores, 'acc_db')).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(await stores.ping()).toBe(false);
+      await waitForReady(db0);
+      expect(await db0.dbsize()).toBe(0);
+      expect(lines.filter((l) => /REDIS_URL names a database/.test(String(l.msg)))).toHaveLength(1);
+    } finally {
+      db0.disconnect();
+      await stores.close();
+      await server.kill();
+    }
   });
 });
