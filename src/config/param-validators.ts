@@ -18,8 +18,9 @@ export interface ParamValidator {
   check(raw: string): ParamCheck;
 }
 
-const INTEGER = /^-?\d{1,15}$/;
-const ID = /^\d{1,10}$/;
+// Leading zeros are the same number (`007` is 7); what follows them is bounded, so Number() is exact.
+const INTEGER = /^-?0*\d{1,15}$/;
+const ID = /^0*\d{1,10}$/;
 
 const ok = (value: string): ParamCheck => ({ ok: true, value });
 const bad = (reason: string): ParamCheck => ({ ok: false, reason });

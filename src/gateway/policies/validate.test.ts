@@ -53,6 +53,15 @@ describe('validate: happy path', () => {
     expect(lastUpstreamQuery().per_page).toBe('20');
   });
 
+  it('reads page, per_page and ids with leading zeros by their value, however many zeros', async () => {
+    const res = await get('/v1/legal-documents?q=luat&page=0000000000000002&per_page=00000000000000000005');
+    expect(res.status).toBe(200);
+    expect(res.body.meta).toMatchObject({ page: 2, per_page: 5 });
+    expect(lastUpstreamQuery()).toMatchObject({ page: '2', per_page: '5' });
+    expect((await get('/v1/legal-documents?type_id=000000000003')).status).toBe(200);
+    expect(lastUpstreamQuery().type_id).toBe('3');
+  });
+
   it('accepts a date range of one day and a range with one bound', async () => {
     expect((await get('/v1/legal-documents?issued_from=2024-03-01&issued_to=2024-03-01')).status).toBe(200);
     expect(lastUpstreamQuery()).toMatchObject({ issued_from: '2024-03-01', issued_to: '2024-03-01' });

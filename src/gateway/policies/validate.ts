@@ -15,7 +15,9 @@ function pageNumber(ctx: RequestContext, name: string, raw: string | undefined):
       message: `Tham số ${name} phải là số nguyên dương.`,
     });
   }
-  return raw.length > 15 ? Number.MAX_SAFE_INTEGER : Number(raw);
+  // By value, not length: `0000000000000005` is 5.
+  const n = Number(raw);
+  return Number.isSafeInteger(n) ? n : Number.MAX_SAFE_INTEGER;
 }
 
 /** page, per_page, or (for a dataset) one of its declared parameters. */
