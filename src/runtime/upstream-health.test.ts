@@ -8,7 +8,7 @@ import { UpstreamHealth } from './upstream-health';
 import { capturedLog } from '../../test/support/captured-log';
 
 describe('upstream health', () => {
-  it('logs a change of state once, naming the upstream and why it is down, and its return', async () => {
+  it('logs a change of state once, naming the upstream and why it is down, and its return (any answer below 500)', async () => {
     let status = 200;
     const server = createServer((_req, res) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -33,7 +33,8 @@ describe('upstream health', () => {
       await health.pollOnce();
       await health.pollOnce();
       expect([health.allUp(), legal()]).toEqual([false, [['upstream down', '/healthz answered 503']]]);
-      status = 200;
+      // A dataset service without a /healthz route (DESIGN §4 asks none) answers 404: it is up.
+      status = 404;
       await health.pollOnce();
       await health.pollOnce();
       expect(legal()).toEqual([

@@ -5,7 +5,7 @@ import { httpGet } from '../util/http-get';
 import type { Logger } from '../util/logger';
 
 /**
- * Polls every upstream's /healthz; readiness and lookup_upstream_up read the last answers, so a
+ * Polls every upstream's /healthz (down: no answer, or a 5xx); readiness and lookup_upstream_up read the last answers, so a
  * probe never waits on a slow upstream. A change of state is logged once, naming the upstream (and
  * why it is down): /readyz only says whether all are up.
  */
@@ -28,7 +28,9 @@ export class UpstreamHealth {
         let why: string;
         try {
           const r = await httpGet(upstreamUrl(u.url, '/healthz'), Math.min(2000, u.timeout_ms));
-          ok = r.ok;
+          // DESIGN §4 asks no /healthz of a dataset service: one answering 404 (or 401, verifying
+          // every request's assertion) is reachable and serving. A 5xx is what says "not ready".
+          ok = r.status < 500;
           why = `/healthz answered ${r.status}`;
         } catch (err) {
           why = (err as Error).message;
