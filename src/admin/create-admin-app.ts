@@ -10,6 +10,7 @@ import { creditRoutes } from './credit-routes';
 import { keyRoutes } from './key-routes';
 import { requestError } from './request-errors';
 import type { MethodsAnswer } from '../gateway/client-error';
+import { OPS_PATHS } from '../observability/ops-routes';
 
 const BODY_LIMIT = '64kb';
 
@@ -92,6 +93,11 @@ export function createAdminApp(deps: AdminDeps): express.Express {
       throw new ApiError('method_not_allowed', { message: WRONG_METHOD, headers: { Allow: allow } });
     });
   app.use('/admin', admin);
+  // The operational routes answer GET and HEAD before this app (ops-routes.ts); other methods land here.
+  for (const path of OPS_PATHS)
+    app.all(path, () => {
+      throw new ApiError('method_not_allowed', { message: WRONG_METHOD, headers: { Allow: 'GET, HEAD' } });
+    });
   app.use((_req, _res, next) => next(new ApiError('not_found')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = requestError(err, BODY_LIMIT) ?? toApiError(err, 'service_unavailable');

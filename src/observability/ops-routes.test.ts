@@ -84,6 +84,18 @@ describe('ops routes: what probes and scrapes get', () => {
   });
 });
 
+describe('ops routes: headers', () => {
+  it('marks every answer nosniff, as every response of the API is (DESIGN §2)', async () => {
+    const failing: ReadinessCheck = { name: 'db', check: () => Promise.resolve(false) };
+    const app = adminListener({}, [failing]);
+    for (const path of ['/healthz', '/readyz', '/metrics', '/.well-known/jwks.json'])
+      expect([path, (await request(app).get(path)).headers['x-content-type-options']]).toEqual([
+        path,
+        'nosniff',
+      ]);
+  });
+});
+
 describe('ops routes: failures', () => {
   it('says not ready when a check that gates only while it is told to fails', async () => {
     let gating = true;

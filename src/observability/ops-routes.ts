@@ -26,6 +26,9 @@ export interface OpsDeps {
   checkTimeoutMs?: number;
 }
 
+/** The operational routes' paths (GET and HEAD only; the admin app answers other methods 405). */
+export const OPS_PATHS = ['/healthz', '/readyz', '/metrics', '/.well-known/jwks.json'] as const;
+
 /** Answers the request when it is one of the operational routes; false leaves it to the next listener. */
 export type OpsRoutes = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -46,13 +49,24 @@ export function createOpsRoutes(deps: OpsDeps): OpsRoutes {
   const checkDeadlines = createDeadlineQueue(deps.checkTimeoutMs ?? 1000);
   const send = (res: ServerResponse, status: number, type: string, text: string, head: boolean): void => {
     const body = Buffer.from(text);
-    res.writeHead(status, ['Content-Type', type, 'Content-Length', String(body.length)]);
+    res.writeHead(status, [
+      'Content-Type',
+      type,
+      'Content-Length',
+      String(body.length),
+      // DESIGN §2: every response carries it, the admin port's too.
+      'X-Content-Type-Options',
+      'nosniff',
+    ]);
     res.end(head ? undefined : body);
   };
   const json = (res: ServerResponse, status: number, value: unknown, head: boolean): void =>
     send(res, status, JSON_TYPE, JSON.stringify(value), head);
 
-  const routes: Record<string, (res: ServerResponse, head: boolean) => void | Promise<void>> = {
+  const routes: Record<
+    (typeof OPS_PATHS)[number],
+    (res: ServerResponse, head: boolean) => void | Promise<void>
+  > = {
     '/healthz': (res, head) => json(res, 200, { status: 'ok' }, head),
     '/readyz': async (res, head) => {
       const results = await Promise.all(
@@ -87,7 +101,7 @@ export function createOpsRoutes(deps: OpsDeps): OpsRoutes {
     const q = url.indexOf('?');
     // As Express matched them: any case, with or without one trailing slash.
     const path = (q === -1 ? url : url.slice(0, q)).toLowerCase().replace(/(.)\/$/, '$1');
-    const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
+    const route = Object.hasOwn(routes, path) ? routes[path as (typeof OPS_PATHS)[number]] : undefined;
     if (!route) return false;
     void Promise.resolve(route(res, req.method === 'HEAD')).catch(() => {
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error\n', false);

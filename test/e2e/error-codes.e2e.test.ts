@@ -254,7 +254,7 @@ describe('every error code the gateway owns, through a real process', () => {
       expect([query, (await adminCall(p, 'GET', `/admin/accounts${query}`)).status]).toEqual([query, 422]);
   });
 
-  it('the admin API answers a known path asked with another method with 405 and the methods it takes, an unknown path with 404', async () => {
+  it('the admin port answers a known path (its probes and metrics too) asked with another method with 405 and the methods it takes, an unknown path with 404', async () => {
     const acc = await newAccount(p, 'starter');
     const token = await signAdminToken(ADMIN_SECRET, Date.now(), 600);
     const call = async (method: string, path: string) => {
@@ -269,6 +269,9 @@ describe('every error code the gateway owns, through a real process', () => {
       ['DELETE', `/admin/accounts/${acc.id}/keys`, 'GET, POST'],
       ['GET', `/admin/accounts/${acc.id}/credits`, 'POST'],
       ['GET', '/admin/keys/key_x', 'DELETE'],
+      ['POST', '/metrics', 'GET, HEAD'],
+      ['DELETE', '/healthz', 'GET, HEAD'],
+      ['PUT', '/.well-known/jwks.json', 'GET, HEAD'],
     ];
     for (const [method, path, allow] of cases)
       expect(await call(method, path)).toEqual([method, path, 405, 'method_not_allowed', allow]);
