@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { toOriginForm } from '../util/origin-form';
 import express from 'express';
 import type { RuntimeConfig } from '../config/compile-config';
 import { createDocsRouter } from '../openapi/docs-router';
@@ -63,6 +64,7 @@ export function createApp(config: RuntimeConfig, deps: GatewayDeps): GatewayApp 
     void current.handler.handle(req, res);
   });
   const app = (req: IncomingMessage, res: ServerResponse): void => {
+    toOriginForm(req);
     if (isDocsPath(req.url ?? '/')) docs(req, res);
     else void current.handler.handle(req, res);
   };

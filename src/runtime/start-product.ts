@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { toOriginForm } from '../util/origin-form';
 import { join } from 'node:path';
 import { AccountRepo } from '../accounts/account-repo';
 import { KeyCache } from '../accounts/key-cache';
@@ -314,6 +315,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   );
   const adminServer = answerClientErrors(
     createServer((req, res) => {
+      toOriginForm(req);
       if (!ops(req, res)) adminApp(req, res);
     }),
     ADMIN_PORT_METHODS,

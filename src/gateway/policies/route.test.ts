@@ -84,6 +84,19 @@ describe('route: errors', () => {
     });
   });
 
+  it('serves an absolute-form request target (GET http://host/v1/...) as its path, as RFC 9112 §3.2.2 requires', async () => {
+    await onRawServer(async (send) => {
+      const head = (target: string) =>
+        `GET ${target} HTTP/1.1\r\nHost: api.example\r\nX-Api-Key: ${key}\r\nConnection: close\r\n\r\n`;
+      const me = await send(head('http://api.example/v1/me'));
+      expect(me).toMatch(/^HTTP\/1\.1 200 /);
+      const list = await send(head('HTTPS://api.example:443/v1/legal-documents?q=luat&per_page=3'));
+      expect(list).toMatch(/^HTTP\/1\.1 200 /);
+      expect(JSON.parse(list.slice(list.indexOf('\r\n\r\n') + 4)).meta.per_page).toBe(3);
+      expect(await send(head('http://api.example/v2/me'))).toMatch(/^HTTP\/1\.1 404 /);
+    });
+  });
+
   it("answers a raw '#' in the request target with 422 invalid_request that costs nothing, on lists and details", async () => {
     const acc = await h.account('pro');
     await onRawServer(async (send) => {
