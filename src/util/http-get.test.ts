@@ -6,10 +6,12 @@ import { httpGet } from './http-get';
 let server: Server;
 let base: URL;
 const clientPorts: number[] = [];
+const requestIds: (string | undefined)[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     clientPorts.push(req.socket.remotePort ?? 0);
+    requestIds.push(req.headers['x-request-id'] as string | undefined);
     // Never answered: afterAll closes the connection.
     if (req.url === '/slow') return;
     if (req.url === '/big') return void res.end('x'.repeat(5000));
@@ -31,6 +33,15 @@ describe('httpGet', () => {
     expect(r.status).toBe(200);
     expect(r.ok).toBe(true);
     expect(JSON.parse(r.body)).toEqual({ total: 42, path: '/legal-documents/_stats' });
+  });
+
+  it('sends a fresh X-Request-Id with every call, as every gateway → upstream request carries one', async () => {
+    requestIds.length = 0;
+    await httpGet(new URL('/healthz', base), 1000);
+    await httpGet(new URL('/healthz', base), 1000);
+    expect(requestIds).toHaveLength(2);
+    for (const id of requestIds) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(requestIds[0]).not.toBe(requestIds[1]);
   });
 
   it('returns an error status as it is, for the caller to judge', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
@@ -27,7 +28,14 @@ export function httpGet(
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     // A connection per call (agent: false): a socket kept between calls seconds apart would meet the
     // upstream's keep-alive timeout now and then, and a reset health check reads as an upstream down.
-    const options = { method: 'GET', agent: false, headers, signal: AbortSignal.timeout(timeoutMs) };
+    // DESIGN §4: every gateway → upstream request carries a request id, these too (an upstream's
+    // access log then has one on every line).
+    const options = {
+      method: 'GET',
+      agent: false,
+      headers: { 'X-Request-Id': randomUUID(), ...headers },
+      signal: AbortSignal.timeout(timeoutMs),
+    };
     const req = send(url, options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
