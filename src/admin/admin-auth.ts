@@ -19,16 +19,22 @@ function hasAdminScope(payload: JWTPayload): boolean {
   return Array.isArray(scope) && scope.includes('admin');
 }
 
-/** Admin tokens: JWT with aud "lookup-admin" and a scope containing "admin" (DESIGN §5). */
+/**
+ * Admin tokens: JWT with aud "lookup-admin" and a scope containing "admin" (DESIGN §5), and an
+ * expiry: a token that never expires, once copied into a ticket or a shell history, opens the
+ * admin API for good.
+ */
 export function createAdminVerifier(opts: AdminVerifierOptions): AdminVerifier {
   let verify: (token: string) => Promise<JWTPayload>;
   if (opts.jwksUrl) {
     const jwks: JWTVerifyGetKey = createRemoteJWKSet(new URL(opts.jwksUrl));
-    verify = async (t) => (await jwtVerify(t, jwks, { audience: ADMIN_AUDIENCE })).payload;
+    verify = async (t) =>
+      (await jwtVerify(t, jwks, { audience: ADMIN_AUDIENCE, requiredClaims: ['exp'] })).payload;
   } else if (opts.secret) {
     const key = new TextEncoder().encode(opts.secret);
     verify = async (t) =>
-      (await jwtVerify(t, key, { audience: ADMIN_AUDIENCE, algorithms: ['HS256'] })).payload;
+      (await jwtVerify(t, key, { audience: ADMIN_AUDIENCE, algorithms: ['HS256'], requiredClaims: ['exp'] }))
+        .payload;
   } else {
     throw new Error('admin API needs ADMIN_JWT_SECRET or ADMIN_JWKS_URL');
   }
