@@ -6,7 +6,7 @@ import { DataDirInUseError } from './db/data-dir-lock';
 import { drainServers } from './util/drain-servers';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
-import { warnIfShortSecret } from './runtime/admin-secret';
+import { warnOfAdminSecret } from './runtime/admin-secret';
 import { readEnv } from './runtime/env-schema';
 import { PortUnavailableError, listen } from './runtime/listen';
 import { prepareBuiltin } from './runtime/prepare-builtin';
@@ -145,7 +145,7 @@ function startPrimary(workers: number): void {
     logger.fatal({ workers }, 'WORKERS > 1 needs DATABASE_URL and REDIS_URL (state shared by the workers)');
     process.exit(1);
   }
-  warnIfShortSecret(env.ADMIN_JWT_SECRET, logger);
+  warnOfAdminSecret(env.ADMIN_JWT_SECRET, logger, env.ADMIN_JWKS_URL);
   serveClusterMetrics(cluster);
   const primary = runPrimary(workers, {
     cluster,

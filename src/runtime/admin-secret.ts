@@ -46,10 +46,19 @@ export function signAdminToken(
 }
 
 /**
- * Not refused: DESIGN sets no length, and a short secret still verifies. RFC 7518 asks HS256 for a
+ * What is wrong with the admin secret, said once at start. A short one is not refused: DESIGN sets
+ * no length, and a short secret still verifies. RFC 7518 asks HS256 for a
  * key of at least 256 bits; a shorter one can be guessed offline from any token.
  */
-export function warnIfShortSecret(secret: string | undefined, logger: Logger): void {
+export function warnOfAdminSecret(secret: string | undefined, logger: Logger, jwksUrl?: string): void {
+  // With both set the JWKS verifies (admin-auth.ts): said at start, or the operator's first sign
+  // is the admin CLI's tokens, signed with the secret, refused with 401.
+  if (secret !== undefined && jwksUrl !== undefined) {
+    logger.warn(
+      "ADMIN_JWT_SECRET is ignored: admin tokens are verified against ADMIN_JWKS_URL, so tokens signed with the secret (the admin CLI's) are refused; set only one",
+    );
+    return;
+  }
   if (secret !== undefined && Buffer.byteLength(secret) < 32)
     logger.warn(
       { bytes: Buffer.byteLength(secret) },

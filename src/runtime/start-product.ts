@@ -27,7 +27,7 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import { drainServers } from '../util/drain-servers';
 import { createLogger } from '../util/logger';
-import { embeddedAdminSecret, signAdminToken, warnIfShortSecret } from './admin-secret';
+import { embeddedAdminSecret, signAdminToken, warnOfAdminSecret } from './admin-secret';
 import { configFingerprint, loadConfig, watchConfigDir } from './config-source';
 import { createDemoAccounts, findDemoAccounts } from './demo-accounts';
 import { localUpstreamPorts, startLocalUpstreams } from './local-upstreams';
@@ -229,7 +229,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     embeddedSecret = true;
   }
   // A cluster's primary says it once for all its workers (main.ts).
-  if (!opts.clusterWorker) warnIfShortSecret(secret, logger);
+  if (!opts.clusterWorker) warnOfAdminSecret(secret, logger, opts.adminJwksUrl);
   metrics.seed(config);
   const health = new UpstreamHealth(() => config, metrics, logger);
   health.start();
