@@ -28,7 +28,13 @@ function perZone<T>(build: (timeZone: string) => T): (timeZone: string) => T {
 
 export const createAccountBody = z
   .object({
-    email: z.email().max(320),
+    // RFC 5321's limits: 64 octets before the @ and 254 in all (what a mail server will deliver to).
+    email: z
+      .email()
+      .max(254)
+      .refine((e) => Buffer.byteLength(e.slice(0, e.lastIndexOf('@'))) <= 64, {
+        message: 'the part before @ is at most 64 bytes (RFC 5321)',
+      }),
     plan: z.string().min(1),
     email_verified: z.boolean().default(false),
   })

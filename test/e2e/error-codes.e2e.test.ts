@@ -211,6 +211,19 @@ describe('every error code the gateway owns, through a real process', () => {
     expect(await call('POST', '/admin/accounts', big)).toEqual([413, 'Nội dung yêu cầu vượt quá 64kb.']);
   });
 
+  it('the admin API refuses an e-mail address longer than RFC 5321 allows, and takes one at the limits', async () => {
+    const create = (email: string) => adminCall(p, 'POST', '/admin/accounts', { email, plan: 'free' });
+    const long = await create(`${'a'.repeat(65)}@example.vn`);
+    expect([long.status, long.json.code, long.json.message]).toEqual([
+      422,
+      'invalid_request',
+      expect.stringContaining('email'),
+    ]);
+    // 255 characters in all, each label of the domain within its own 63.
+    expect((await create(`${'b'.repeat(60)}@${`${'d'.repeat(63)}.`.repeat(3)}vn`)).status).toBe(422);
+    expect((await create(`${'c'.repeat(64)}@example.vn`)).status).toBe(201);
+  });
+
   it('the admin API refuses a date-time that does not exist instead of moving it or failing, and takes RFC 3339 forms, reading one without an offset in the service zone', async () => {
     const acc = await newAccount(p, 'starter');
     for (const at of ['0000-01-01T00:00:00Z', '2099-02-30T00:00:00Z', '2099-04-31', '2099-01-01T24:00:00Z']) {
