@@ -2,7 +2,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { ConfigError } from './config/load-config';
-import { DataDirInUseError } from './db/data-dir-lock';
+import { DataDirError } from './util/data-dir';
 import { drainServers } from './util/drain-servers';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
@@ -170,8 +170,9 @@ else
         { file: err.file, path: err.path, reason: err.reason },
         `invalid configuration: ${err.message}`,
       );
-    // Another process on this PGlite directory: the operator's to resolve, said without a stack.
-    else if (err instanceof DataDirInUseError || err instanceof PortUnavailableError)
+    // A DATA_DIR that cannot be used or that another process holds, a port taken: the operator's to
+    // resolve, said without a stack.
+    else if (err instanceof DataDirError || err instanceof PortUnavailableError)
       logger.fatal(`failed to start: ${err.message}`);
     else logger.fatal({ err }, 'failed to start');
     process.exit(1);

@@ -1,10 +1,11 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataDirError, unusableDataDir } from '../util/data-dir';
 
 const LOCK_FILE = '.pglite.lock';
 
 /** Another live process holds the PGlite directory. */
-export class DataDirInUseError extends Error {}
+export class DataDirInUseError extends DataDirError {}
 
 function alive(pid: number): boolean {
   try {
@@ -53,7 +54,7 @@ export function lockDataDir(dataDir: string): () => void {
         if (holder(file) === process.pid) rmSync(file, { force: true });
       };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw unusableDataDir(dataDir, err);
       const pid = holder(file);
       if (pid !== undefined && pid !== process.pid && alive(pid)) throw inUse(dataDir, pid);
       rmSync(file, { force: true });

@@ -7,12 +7,27 @@ import { dirname, resolve } from 'node:path';
  * its mode (an operator's volume, owned as the platform decides).
  */
 export function ensureDataDir(dir: string): void {
-  if (existsSync(dir)) return;
-  // Only the directory itself: parents made on the way keep the usual mode (./var of ./var/pglite).
-  mkdirSync(dirname(resolve(dir)), { recursive: true });
-  mkdirSync(dir, { mode: 0o700 });
+  try {
+    if (existsSync(dir)) {
+      if (!statSync(dir).isDirectory()) throw new Error('not a directory');
+      return;
+    }
+    // Only the directory itself: parents made on the way keep the usual mode (./var of ./var/pglite).
+    mkdirSync(dirname(resolve(dir)), { recursive: true });
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    throw unusableDataDir(dir, err);
+  }
 }
 
+/** DATA_DIR cannot be used (not a directory, not writable, held by another process): the operator's to fix. */
+export class DataDirError extends Error {}
+
+/** The error of a DATA_DIR the file system refused, naming the variable and the directory. */
+export function unusableDataDir(dir: string, cause: unknown): DataDirError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new DataDirError(`DATA_DIR ${dir} cannot be used: ${why}`, { cause });
+}
 /**
  * A DATA_DIR this process owns that others may enter (made by a version before ensureDataDir, or
  * by hand) is closed to them: PGlite's world-writable files in it hold the accounts and credits.

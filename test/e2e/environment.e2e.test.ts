@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer as createNetServer } from 'node:net';
 import type { Server } from 'node:net';
 import { configWithFreePorts, freePort, spawnProduct } from './product-process';
@@ -71,5 +74,28 @@ describe('a port in use at start', () => {
   it('names PORT for a built-in upstream run as its own process', async () => {
     const msgs = await fatalOf({ PORT: String(taken) }, ['upstream', 'directory']);
     expect(msgs).toEqual([`failed to start: port ${taken} (PORT) is in use by another process`]);
+  }, 90_000);
+});
+
+// DATA_DIR a file, or under one: one line naming the variable and why, no stack.
+describe('a DATA_DIR that cannot be used', () => {
+  it('stops with exit 1 and one fatal line naming DATA_DIR, for a file and for a path under one', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'lk-file-')), 'plain-file');
+    writeFileSync(file, 'not a directory');
+    for (const [dir, why] of [
+      [file, 'not a directory'],
+      [join(file, 'var'), 'mkdir'],
+    ] as const) {
+      const run = spawnProduct({ DATA_DIR: dir, CONFIG_DIR: await configWithFreePorts() });
+      expect(await run.exited).toBe(1);
+      expect(run.output()).not.toContain('    at ');
+      const fatal = run
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"level":60'))
+        .map((l) => (JSON.parse(l) as { msg: string }).msg);
+      expect(fatal).toEqual([expect.stringContaining(`failed to start: DATA_DIR ${dir} cannot be used: `)]);
+      expect(fatal[0]).toContain(why);
+    }
   }, 90_000);
 });
