@@ -161,6 +161,9 @@ export function compileConfig(raw: RawConfig): RuntimeConfig {
   raw.datasets.datasets.forEach((ds, i) => {
     if (datasets.has(ds.path)) throw new ConfigError('datasets.yaml', `datasets.${i}.path`, `duplicate path "${ds.path}"`);
     if (['me', 'datasets', 'openapi.json'].includes(ds.path)) throw new ConfigError('datasets.yaml', `datasets.${i}.path`, `"${ds.path}" is reserved`);
+    // An id's prefix names its dataset (API reference): two datasets sharing one would make an id ambiguous.
+    const twin = [...datasets.values()].find((o) => ds.id_prefix !== undefined && o.idPrefix === ds.id_prefix);
+    if (twin) throw new ConfigError('datasets.yaml', `datasets.${i}.id_prefix`, `"${ds.id_prefix}" is already the id_prefix of ${twin.path}`);
     datasets.set(ds.path, compileDataset(ds, i, raw, rankOf, planList));
   });
   let trustedProxy: IpMatcher;

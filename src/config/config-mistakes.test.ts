@@ -52,6 +52,13 @@ describe('config mistakes a dataset team could make are refused at start', () =>
     expect(load).toThrow(/datasets\.\d+ \(bailiff-offices\)\.id_prefix: a dataset with a detail endpoint needs id_prefix/);
   });
 
+  it('refuses two datasets with one id_prefix, which would make their ids ambiguous', () => {
+    const load = startWith('datasets.yaml', (doc) => {
+      (bailiff(doc) as unknown as Doc).id_prefix = 'vb_';
+    });
+    expect(load).toThrow(/id_prefix: "vb_" is already the id_prefix of legal-documents/);
+  });
+
   it('refuses an integer parameter whose min is above its max', () => {
     const load = startWith('datasets.yaml', (doc) => {
       bailiff(doc).list.params.year = { type: 'integer', min: 100, max: 10 };

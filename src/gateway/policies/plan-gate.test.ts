@@ -6,7 +6,12 @@ import { everyDataset } from '../../../test/support/dataset-pages';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness((raw) => {
-    raw.datasets.datasets.push({ ...raw.datasets.datasets[0]!, path: 'premium-docs', min_plan: 'starter' });
+    raw.datasets.datasets.push({
+      ...raw.datasets.datasets[0]!,
+      path: 'premium-docs',
+      id_prefix: 'pd_',
+      min_plan: 'starter',
+    });
   });
 });
 afterAll(() => h.close());
