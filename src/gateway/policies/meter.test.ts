@@ -103,9 +103,20 @@ describe('meter: limits', () => {
       quota: 4,
       upgrade_url: 'https://example.vn/pricing',
     });
-    expect(res.body.message).toMatch(/^Đã dùng hết số lượt gọi trong ngày \(/);
+    // The tiny plan can buy credits: told the day's limit holds for them too.
+    expect(res.body.message).toBe(
+      'Đã dùng hết số lượt gọi trong ngày (hạn mức ngày, áp dụng cả khi dùng extra credits).',
+    );
     expect(res.body.reset_in_seconds).toBe(14 * 3600); // 10:00 → midnight in Asia/Ho_Chi_Minh
     expect(res.headers['retry-after']).toBe(String(14 * 3600));
+  });
+
+  it('does not speak of extra credits to a plan that cannot buy them when its day is spent', async () => {
+    const { key } = await h.account('dayandmonth');
+    for (let i = 0; i < 2; i++) expect((await get(key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const res = await get(key, '/v1/legal-documents?q=luat');
+    expect([res.status, res.body.code, res.body.quota]).toEqual([429, 'quota_exceeded', 2]);
+    expect(res.body.message).toBe('Đã dùng hết số lượt gọi trong ngày.');
   });
 
   it('answers quota_exceeded for the month on a plan without extra credits, and costs nothing', async () => {
