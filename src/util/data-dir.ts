@@ -28,6 +28,7 @@ export function unusableDataDir(dir: string, cause: unknown): DataDirError {
   const why = cause instanceof Error ? cause.message : String(cause);
   return new DataDirError(`DATA_DIR ${dir} cannot be used: ${why}`, { cause });
 }
+
 /**
  * A DATA_DIR this process owns that others may enter (made by a version before ensureDataDir, or
  * by hand) is closed to them: PGlite's world-writable files in it hold the accounts and credits.
