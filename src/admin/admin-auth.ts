@@ -25,16 +25,14 @@ function hasAdminScope(payload: JWTPayload): boolean {
  * admin API for good.
  */
 export function createAdminVerifier(opts: AdminVerifierOptions): AdminVerifier {
+  const claims = { audience: ADMIN_AUDIENCE, requiredClaims: ['exp'] };
   let verify: (token: string) => Promise<JWTPayload>;
   if (opts.jwksUrl) {
     const jwks: JWTVerifyGetKey = createRemoteJWKSet(new URL(opts.jwksUrl));
-    verify = async (t) =>
-      (await jwtVerify(t, jwks, { audience: ADMIN_AUDIENCE, requiredClaims: ['exp'] })).payload;
+    verify = async (t) => (await jwtVerify(t, jwks, claims)).payload;
   } else if (opts.secret) {
     const key = new TextEncoder().encode(opts.secret);
-    verify = async (t) =>
-      (await jwtVerify(t, key, { audience: ADMIN_AUDIENCE, algorithms: ['HS256'], requiredClaims: ['exp'] }))
-        .payload;
+    verify = async (t) => (await jwtVerify(t, key, { ...claims, algorithms: ['HS256'] })).payload;
   } else {
     throw new Error('admin API needs ADMIN_JWT_SECRET or ADMIN_JWKS_URL');
   }

@@ -24,6 +24,13 @@ const ADMIN_METHODS: readonly (readonly [string, string])[] = [
 ];
 const WRONG_METHOD = 'Phương thức không được hỗ trợ cho đường dẫn này.';
 
+/** The route of a known path for the methods it does not take: 405 and what it takes. */
+const refuseMethod =
+  (allow: string): express.RequestHandler =>
+  () => {
+    throw new ApiError('method_not_allowed', { message: WRONG_METHOD, headers: { Allow: allow } });
+  };
+
 /** What the admin port answers a method none of its paths takes (CONNECT): every method it serves. */
 export const ADMIN_PORT_METHODS: MethodsAnswer = {
   allow: [...new Set(ADMIN_METHODS.flatMap(([, allow]) => allow.split(', ')))].join(', '),
@@ -88,16 +95,10 @@ export function createAdminApp(deps: AdminDeps): express.Express {
   admin.use(accountRoutes(kit), keyRoutes(kit), creditRoutes(kit));
   // A known path asked with a method it does not take gets 405 and what it takes (RFC 9110
   // §15.5.6), not a 404 that reads as an unknown account or key. HEAD is served by each GET route.
-  for (const [path, allow] of ADMIN_METHODS)
-    admin.all(path, () => {
-      throw new ApiError('method_not_allowed', { message: WRONG_METHOD, headers: { Allow: allow } });
-    });
+  for (const [path, allow] of ADMIN_METHODS) admin.all(path, refuseMethod(allow));
   app.use('/admin', admin);
   // The operational routes answer GET and HEAD before this app (ops-routes.ts); other methods land here.
-  for (const path of OPS_PATHS)
-    app.all(path, () => {
-      throw new ApiError('method_not_allowed', { message: WRONG_METHOD, headers: { Allow: 'GET, HEAD' } });
-    });
+  for (const path of OPS_PATHS) app.all(path, refuseMethod('GET, HEAD'));
   app.use((_req, _res, next) => next(new ApiError('not_found')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = requestError(err, BODY_LIMIT) ?? toApiError(err, 'service_unavailable');

@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { toOriginForm } from '../util/origin-form';
 import express from 'express';
 import type { RuntimeConfig } from '../config/compile-config';
 import { createDocsRouter } from '../openapi/docs-router';
@@ -10,6 +9,7 @@ import type { IpVolumeCheck } from './policies/ip-throttle';
 import { readGatewayHeaders } from './request-headers';
 import type { GatewayHandler } from './handler';
 import type { UpstreamLoad } from './proxy/admission';
+import { toOriginForm } from '../util/origin-form';
 
 export interface GatewayApp {
   /** The public listener: give it to http.createServer or supertest. */

@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import { toOriginForm } from '../util/origin-form';
 import { join } from 'node:path';
 import { AccountRepo } from '../accounts/account-repo';
 import { KeyCache } from '../accounts/key-cache';
@@ -26,6 +25,7 @@ import { systemClock } from '../util/clock';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import { drainServers } from '../util/drain-servers';
+import { toOriginForm } from '../util/origin-form';
 import { createLogger } from '../util/logger';
 import { embeddedAdminSecret, signAdminToken, warnOfAdminSecret } from './admin-secret';
 import { configFingerprint, loadConfig, watchConfigDir } from './config-source';

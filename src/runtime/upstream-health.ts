@@ -5,9 +5,9 @@ import { httpGet } from '../util/http-get';
 import type { Logger } from '../util/logger';
 
 /**
- * Polls every upstream's /healthz (down: no answer, or a 5xx); readiness and lookup_upstream_up read the last answers, so a
- * probe never waits on a slow upstream. A change of state is logged once, naming the upstream (and
- * why it is down): /readyz only says whether all are up.
+ * Polls every upstream's /healthz (down: no answer, or a 5xx); readiness and lookup_upstream_up
+ * read the last answers, so a probe never waits on a slow upstream. A change of state is logged
+ * once, naming the upstream (and why it is down): /readyz only says whether all are up.
  */
 export class UpstreamHealth {
   private readonly up = new Map<string, boolean>();

@@ -3,13 +3,15 @@ import type { ReserveInput, Usage } from '../../metering/meter-store';
 // Which allowance ran out: the 429's `quota` and `reset_in_seconds` are that one's.
 const SPENT = {
   daily: 'Đã dùng hết số lượt gọi trong ngày.',
-  // Said only to a plan that can buy credits: the day's limit holds for them too.
-  dailyWithCredits: 'Đã dùng hết số lượt gọi trong ngày (hạn mức ngày, áp dụng cả khi dùng extra credits).',
   monthly: 'Đã dùng hết số lượt gọi trong tháng.',
   credits: 'Đã dùng hết số lượt gọi trong tháng và số lượt mua thêm (extra credits).',
 } as const;
 
-export type Spent = 'daily' | 'monthly' | 'credits';
+export type Spent = keyof typeof SPENT;
+
+/** The day spent, said to a plan that can buy credits: the day's limit holds for them too. */
+const DAILY_WITH_CREDITS =
+  'Đã dùng hết số lượt gọi trong ngày (hạn mức ngày, áp dụng cả khi dùng extra credits).';
 
 // A call that costs more than what is left (relations cost 2, one call left) has not used the
 // allowance up: the message says what the call needs and what is left.
@@ -31,7 +33,7 @@ export function spentMessage(spent: Spent, input: ReserveInput, usage: Usage, cr
   if (spent === 'daily') {
     const left = input.limits.daily - usage.daily;
     if (left > 0 && left < cost) return SHORT.daily(cost, left);
-    return input.creditsAllowed ? SPENT.dailyWithCredits : SPENT.daily;
+    return input.creditsAllowed ? DAILY_WITH_CREDITS : SPENT.daily;
   }
   const left = Math.max(0, input.limits.monthly - usage.monthly);
   if (spent === 'monthly') return left > 0 && left < cost ? SHORT.monthly(cost, left) : SPENT.monthly;
