@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import { Counter, Registry } from 'prom-client';
 import request from 'supertest';
 import type { IdentitySigner } from '../gateway/identity-signer';
-import { createOpsRoutes } from './ops-routes';
+import { OPS_PATHS, createOpsRoutes } from './ops-routes';
 import type { OpsDeps, ReadinessCheck } from './ops-routes';
 
 const identity: IdentitySigner = {
@@ -88,7 +88,7 @@ describe('ops routes: headers', () => {
   it('marks every answer nosniff, as every response of the API is (DESIGN §2)', async () => {
     const failing: ReadinessCheck = { name: 'db', check: () => Promise.resolve(false) };
     const app = adminListener({}, [failing]);
-    for (const path of ['/healthz', '/readyz', '/metrics', '/.well-known/jwks.json'])
+    for (const path of OPS_PATHS)
       expect([path, (await request(app).get(path)).headers['x-content-type-options']]).toEqual([
         path,
         'nosniff',

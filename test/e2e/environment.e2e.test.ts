@@ -5,6 +5,18 @@ import { createServer as createNetServer } from 'node:net';
 import type { Server } from 'node:net';
 import { configWithFreePorts, freePort, spawnProduct } from './product-process';
 
+/** Runs the product to its failed start: exit 1, no stack trace; its fatal lines' messages. */
+const fatalOf = async (env: Record<string, string>, args: string[] = []): Promise<string[]> => {
+  const run = spawnProduct(env, [], args);
+  expect(await run.exited).toBe(1);
+  expect(run.output()).not.toContain('    at ');
+  return run
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('"level":60'))
+    .map((l) => (JSON.parse(l) as { msg: string }).msg);
+};
+
 // `npm start` with a variable of DESIGN §5 that cannot be right: it must not start on a default.
 describe('a wrong environment variable at start', () => {
   it.each([
@@ -43,17 +55,6 @@ describe('a port in use at start', () => {
   });
   afterAll(() => new Promise<void>((r) => holder.close(() => r())));
 
-  const fatalOf = async (env: Record<string, string>, args: string[] = []): Promise<string[]> => {
-    const run = spawnProduct(env, [], args);
-    expect(await run.exited).toBe(1);
-    expect(run.output()).not.toContain('    at ');
-    return run
-      .output()
-      .split('\n')
-      .filter((l) => l.includes('"level":60'))
-      .map((l) => (JSON.parse(l) as { msg: string }).msg);
-  };
-
   it('names PORT for the public port', async () => {
     const msgs = await fatalOf({ PORT: String(taken), CONFIG_DIR: await configWithFreePorts() });
     expect(msgs).toEqual([
@@ -86,14 +87,7 @@ describe('a DATA_DIR that cannot be used', () => {
       [file, 'not a directory'],
       [join(file, 'var'), 'mkdir'],
     ] as const) {
-      const run = spawnProduct({ DATA_DIR: dir, CONFIG_DIR: await configWithFreePorts() });
-      expect(await run.exited).toBe(1);
-      expect(run.output()).not.toContain('    at ');
-      const fatal = run
-        .output()
-        .split('\n')
-        .filter((l) => l.includes('"level":60'))
-        .map((l) => (JSON.parse(l) as { msg: string }).msg);
+      const fatal = await fatalOf({ DATA_DIR: dir, CONFIG_DIR: await configWithFreePorts() });
       expect(fatal).toEqual([expect.stringContaining(`failed to start: DATA_DIR ${dir} cannot be used: `)]);
       expect(fatal[0]).toContain(why);
     }
