@@ -15,6 +15,6 @@ module.exports = {
   // exit then took longer than the 500 ms Jest allows, and Jest printed "a worker process has
   // failed to exit gracefully" with no handle left open. A worker whose heap passes this limit
   // after a file is replaced. Measured on a 2-core machine: no such notice in two whole runs,
-  // 420 s and 430 s, against the notice in every one of three runs without it, 441–483 s.
+  // 420 s and 430 s, against the notice in every one of four runs without it, 441–487 s.
   workerIdleMemoryLimit: '250MB',
 };
