@@ -24,7 +24,6 @@ import { createOpsRoutes } from '../observability/ops-routes';
 import { systemClock } from '../util/clock';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
-import { drainServers } from '../util/drain-servers';
 import { toOriginForm } from '../util/origin-form';
 import { createLogger } from '../util/logger';
 import { embeddedAdminSecret, signAdminToken, warnOfAdminSecret } from './admin-secret';
@@ -38,7 +37,9 @@ import { checkPortsFree, listen } from './listen';
 import type { WantedPort } from './listen';
 import { createConfigReloader } from './config-reloader';
 import { removedPlansInUse, warnAccountsOffPlans } from './plans-in-use';
+import { readinessChecks } from './readiness-checks';
 import { refundReports } from './refund-reports';
+import { shutdownSequence } from './shutdown-sequence';
 import { createProcessState } from '../gateway/process-state';
 
 export interface ProductOptions {
@@ -81,8 +82,6 @@ export interface RequestTimeouts {
  * Node's own limits (60 s, 300 s) would let one hold a socket fifteen times longer.
  */
 const PUBLIC_REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 20_000, requestMs: 30_000 };
-/** The admin port's drain after the public port's, at least: a probe or a scrape under way finishes. */
-const ADMIN_DRAIN_MS = 1000;
 
 export interface RunningProduct {
   port: number;
@@ -269,33 +268,19 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     registry: metrics.registry,
     metricsText: opts.clusterWorker ? clusterMetricsSource(metrics.registry) : undefined,
     identity,
-    readiness: [
-      // False from SIGTERM on: the public port drains while the admin port still answers probes
-      // and scrapes, so the drain's last requests are counted and the pod says why it is unready.
-      { name: 'accepting', check: () => Promise.resolve(!draining) },
-      // Whether the files on disk are the ones serving; never gates: a bad edit refused by every
-      // replica must not take them all out of the Service while the previous config serves.
-      { name: 'config', check: () => Promise.resolve(!reloadFailing), gates: () => false },
-      { name: 'database', check: async () => (await served.query('SELECT 1 AS ok')).rows.length === 1 },
-      {
-        name: 'counters',
-        check: async () => {
-          const ok = await stores.ping();
-          if (ok) reached();
-          return ok;
-        },
-        // Not before the shared counters first answer (a replica taking traffic then would meter
-        // alone); after that, under store_failure open the API goes on with local limits.
-        gates: () => !countersReached || failClosed,
+    readiness: readinessChecks({
+      accepting: () => !draining,
+      configCurrent: () => !reloadFailing,
+      database: served,
+      counters: async () => {
+        const ok = await stores.ping();
+        if (ok) reached();
+        return ok;
       },
-      {
-        name: 'upstreams',
-        // The poller's last answers: a probe that waited for a black-holed upstream's /healthz
-        // would time out on every replica at once.
-        check: () => Promise.resolve(health.allUp()),
-        gates: () => false,
-      },
-    ],
+      countersReached: () => countersReached,
+      failClosed,
+      upstreamsUp: () => health.allUp(),
+    }),
   });
 
   // The gateway answers a request without Host itself, in the envelope (route policy).
@@ -370,34 +355,28 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
           pollMs: opts.configPollMs,
         });
 
-  const shutdown = async (): Promise<void> => {
-    draining = true;
-    stopWatch();
-    const timeoutMs = config.raw.gateway.shutdown_timeout_ms;
-    const drained = await drainServers([publicServer], timeoutMs);
-    if (drained.cutAtDeadline > 0)
-      logger.warn(
-        { connections: drained.cutAtDeadline, shutdown_timeout_ms: timeoutMs },
-        'shutdown deadline reached: open connections closed before their requests finished',
-      );
-    // Upstreams stay polled while probes are answered; an admin call under way may wait on the
-    // database for up to database_timeout_ms.
-    health.stop();
-    const adminMs = Math.max(ADMIN_DRAIN_MS, config.raw.gateway.database_timeout_ms);
-    // Its idle sockets close at once: the public port's grace for clients sending back to back
-    // (the next request already on its way) would only add half a second to every stop here.
-    const admin = await drainServers([adminServer], adminMs, 0);
-    if (admin.cutAtDeadline > 0)
-      logger.warn(
-        { connections: admin.cutAtDeadline, admin_drain_ms: adminMs },
-        'shutdown deadline reached on the admin port: open connections closed',
-      );
-    gateway.close();
-    unsubscribe();
-    await upstreams.close();
-    await stores.close();
-    await credits.close();
-    await db.close();
-  };
+  const shutdown = (): Promise<void> =>
+    shutdownSequence({
+      publicServer,
+      adminServer,
+      logger,
+      timeouts: () => ({
+        shutdownMs: config.raw.gateway.shutdown_timeout_ms,
+        databaseMs: config.raw.gateway.database_timeout_ms,
+      }),
+      stopAccepting: () => {
+        draining = true;
+        stopWatch();
+      },
+      stopHealthPolling: () => health.stop(),
+      closers: [
+        () => gateway.close(),
+        unsubscribe,
+        () => upstreams.close(),
+        () => stores.close(),
+        () => credits.close(),
+        () => db.close(),
+      ],
+    });
   return { port, adminPort, db, gateway, reloadConfig, shutdown };
 }
