@@ -5,22 +5,10 @@ import { holdWritesThisTurn } from '../util/end-of-turn';
 import { COMMAND_TIMED_OUT } from './lua-script';
 import type { LateReplies } from './lua-script';
 import type { RedisClient } from '../stores/redis-client';
-import {
-  REFUND_SCRIPT,
-  RESERVE_DOC,
-  RESERVE_SCRIPT,
-  RESERVE_SOURCE,
-  RESERVE_STATUS,
-  reserveTaken,
-} from './meter-lua';
+import { REFUND_SCRIPT, RESERVE_SCRIPT, reserveTaken } from './meter-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
-import {
-  HLL_STANDARD_ERROR,
-  REFUND_MARKER_TTL_S,
-  distinctTtlSeconds,
-  rejection,
-  windowDaysOption,
-} from './meter-store';
+import { HLL_STANDARD_ERROR, REFUND_MARKER_TTL_S, distinctTtlSeconds, windowDaysOption } from './meter-store';
+import { pipelineResults, replyNumber as n, reserveResult } from './redis-replies';
 import type { Windows } from './windows';
 
 export interface RedisMeterStoreOptions {
@@ -204,7 +192,7 @@ export class RedisMeterStore implements MeterStore {
         .scard(`${a}ft:${w.dayKey}`)
         .exec(),
     );
-    const [counts, ft] = results(rows, 2);
+    const [counts, ft] = pipelineResults(rows, 2);
     const c = Array.isArray(counts) ? (counts as unknown[]) : [];
     return { second: n(c[0]), minute: n(c[1]), daily: n(c[2]), monthly: n(c[3]), fullText: n(ft) };
   }
@@ -212,7 +200,7 @@ export class RedisMeterStore implements MeterStore {
   async recordIds(accountId: string, dataset: string, dayKey: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const key = this.idsKey(accountId, dataset, dayKey);
-    results(
+    pipelineResults(
       await this.timed(
         this.redis
           .pipeline()
@@ -249,10 +237,10 @@ export class RedisMeterStore implements MeterStore {
       .pfadd(key, ...ids)
       .expire(key, distinctTtlSeconds(this.windowDays()));
     if (dayKeys.length === 0) {
-      results(await this.timed(p.exec()), 2);
+      pipelineResults(await this.timed(p.exec()), 2);
       return 0;
     }
-    const out = results(
+    const out = pipelineResults(
       await this.timed(p.pfcount(...dayKeys.map((d) => this.idsKey(accountId, dataset, d))).exec()),
       3,
     );
@@ -276,66 +264,4 @@ export class RedisMeterStore implements MeterStore {
   private idsKey(accountId: string, dataset: string, dayKey: string): string {
     return `${this.acc(accountId)}ids:${dataset}:${dayKey}`;
   }
-}
-
-/**
- * The reserve script's reply {status, source, added, second, minute, daily, monthly, fullText,
- * creditCalls}, all integers; status and source by their codes (RESERVE_STATUS, RESERVE_SOURCE).
- */
-function reserveResult(reply: unknown, w: Windows): ReserveResult {
-  if (!Array.isArray(reply) || reply.length !== 9) throw new Error('unexpected reserve reply');
-  const [statusCode, sourceCode, added, second, minute, daily, monthly, ft, credit] = reply as unknown[];
-  const status = RESERVE_STATUS[statusCode as number];
-  const doc = RESERVE_DOC[n(added)];
-  const usage: Usage = {
-    second: n(second),
-    minute: n(minute),
-    daily: n(daily),
-    monthly: n(monthly),
-    fullText: n(ft),
-  };
-  const fail = (
-    reason: NonNullable<ReserveResult['reason']>,
-    scope: NonNullable<ReserveResult['scope']>,
-    retryAfter: number,
-  ): ReserveResult => rejection(reason, scope, retryAfter, usage);
-  switch (status) {
-    case 'ok':
-    case 'capped':
-      return {
-        ok: true,
-        source: RESERVE_SOURCE[sourceCode as number] === 'credits' ? 'credits' : 'quota',
-        creditCalls: n(credit),
-        fullTextAdded: doc === 'added',
-        ...(doc === 'held' ? { fullTextHeld: true as const } : {}),
-        ...(status === 'capped' ? { fullTextBlocked: true } : {}),
-        shared: true,
-        usage,
-      };
-    case 'second':
-      return fail('rate_limited', 'second', w.secondsToSecondEnd);
-    case 'minute':
-      return fail('rate_limited', 'minute', w.secondsToMinuteEnd);
-    case 'daily':
-      return fail('quota_exceeded', 'daily', w.secondsToDayEnd);
-    case 'monthly':
-      return fail('quota_exceeded', 'monthly', w.secondsToMonthEnd);
-    default:
-      throw new Error(`unexpected reserve status ${String(statusCode)}`);
-  }
-}
-
-function n(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string') return Number(v);
-  return 0;
-}
-
-/** Unwraps a pipeline's [error, value] pairs; the first error (often the connection's) is thrown. */
-function results(rows: [Error | null, unknown][] | null, expected: number): unknown[] {
-  if (!rows || rows.length !== expected) throw new Error('pipeline did not run');
-  return rows.map(([err, value]) => {
-    if (err) throw err;
-    return value;
-  });
 }
