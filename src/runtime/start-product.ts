@@ -1,9 +1,8 @@
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { AccountRepo } from '../accounts/account-repo';
 import { KeyCache } from '../accounts/key-cache';
 import { createAdminVerifier } from '../admin/admin-auth';
-import { ADMIN_PORT_METHODS, createAdminApp } from '../admin/create-admin-app';
+import { createAdminApp } from '../admin/create-admin-app';
 import { BulkWatch } from '../bulk-watch/bulk-watch';
 import { DatasetStats } from '../bulk-watch/dataset-stats';
 import type { RuntimeConfig } from '../config/compile-config';
@@ -12,7 +11,6 @@ import { migrateLogged } from '../db/migrate';
 import { assertDataDirFree } from '../db/data-dir-lock';
 import { openDb } from '../db/open-db';
 import { closeDataDir } from '../util/data-dir';
-import { answerClientErrors } from '../gateway/client-error';
 import { createApp } from '../gateway/create-app';
 import type { GatewayApp } from '../gateway/create-app';
 import { SqlSigningKeyStore } from '../gateway/identity-key-store';
@@ -24,7 +22,6 @@ import { createOpsRoutes } from '../observability/ops-routes';
 import { systemClock } from '../util/clock';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
-import { toOriginForm } from '../util/origin-form';
 import { createLogger } from '../util/logger';
 import { embeddedAdminSecret, signAdminToken, warnOfAdminSecret } from './admin-secret';
 import { configFingerprint, loadConfig, watchConfigDir } from './config-source';
@@ -33,6 +30,8 @@ import { localUpstreamPorts, startLocalUpstreams } from './local-upstreams';
 import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
 import { UpstreamHealth } from './upstream-health';
+import { createAdminServer, createPublicServer, PUBLIC_REQUEST_TIMEOUTS } from './http-servers';
+import type { RequestTimeouts } from './http-servers';
 import { checkPortsFree, listen } from './listen';
 import type { WantedPort } from './listen';
 import { createConfigReloader } from './config-reloader';
@@ -70,18 +69,6 @@ export interface ProductOptions {
   /** How long the public port waits for a request's headers, and for the whole of it (tests shorten them). */
   requestTimeouts?: RequestTimeouts;
 }
-
-export interface RequestTimeouts {
-  headersMs: number;
-  requestMs: number;
-}
-
-/**
- * The public API takes GETs without a body, which arrive whole in one packet or a few: a request
- * still arriving after 20 s is a client holding the connection (slowloris), not a slow network.
- * Node's own limits (60 s, 300 s) would let one hold a socket fifteen times longer.
- */
-const PUBLIC_REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 20_000, requestMs: 30_000 };
 
 export interface RunningProduct {
   port: number;
@@ -283,29 +270,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     }),
   });
 
-  // The gateway answers a request without Host itself, in the envelope (route policy).
-  const timeouts = opts.requestTimeouts ?? PUBLIC_REQUEST_TIMEOUTS;
-  const publicServer = answerClientErrors(
-    createServer(
-      {
-        requireHostHeader: false,
-        headersTimeout: timeouts.headersMs,
-        requestTimeout: timeouts.requestMs,
-        // How often node looks for requests past their time: a tenth of the shorter limit, so a
-        // connection is closed soon after its limit, not up to 30 s later.
-        connectionsCheckingInterval: Math.max(50, Math.floor(timeouts.headersMs / 10)),
-      },
-      gateway.app,
-    ),
-  );
-  const adminServer = answerClientErrors(
-    createServer((req, res) => {
-      toOriginForm(req);
-      if (!ops(req, res)) adminApp(req, res);
-    }),
-    ADMIN_PORT_METHODS,
-  );
-  publicServer.keepAliveTimeout = 65_000;
+  const publicServer = createPublicServer(gateway.app, opts.requestTimeouts ?? PUBLIC_REQUEST_TIMEOUTS);
+  const adminServer = createAdminServer(ops, adminApp);
   const port = await listen(publicServer, publicPort, 'PORT, or gateway.yaml port');
   const adminPort = await listen(adminServer, adminPortWanted, 'ADMIN_PORT, or gateway.yaml admin_port');
 
