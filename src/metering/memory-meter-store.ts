@@ -50,13 +50,7 @@ export class MemoryMeterStore implements MeterStore {
     const { accountId: a, windows: w, limits, cost } = input;
     const k = keysFor(a, w);
     const ftSet = this.entries.members(k.fullText);
-    const usage: Usage = {
-      second: this.entries.count(k.second),
-      minute: this.entries.count(k.minute),
-      daily: this.entries.count(k.day),
-      monthly: this.entries.count(k.month),
-      fullText: ftSet?.size ?? 0,
-    };
+    const usage = this.usage(k, ftSet);
     const reject = (
       reason: NonNullable<ReserveResult['reason']>,
       scope: NonNullable<ReserveResult['scope']>,
@@ -144,13 +138,18 @@ export class MemoryMeterStore implements MeterStore {
 
   peek(accountId: string, windows: Windows): Promise<Usage> {
     const k = keysFor(accountId, windows);
-    return Promise.resolve({
+    return Promise.resolve(this.usage(k, this.entries.members(k.fullText)));
+  }
+
+  /** The windows' counts as they stand, the day's full-text set given (reserve reads it too). */
+  private usage(k: WindowKeys, ftSet: Set<string> | undefined): Usage {
+    return {
       second: this.entries.count(k.second),
       minute: this.entries.count(k.minute),
       daily: this.entries.count(k.day),
       monthly: this.entries.count(k.month),
-      fullText: this.entries.members(k.fullText)?.size ?? 0,
-    });
+      fullText: ftSet?.size ?? 0,
+    };
   }
 
   recordIds(accountId: string, dataset: string, dayKey: string, ids: readonly string[]): Promise<void> {
@@ -208,7 +207,15 @@ export class MemoryMeterStore implements MeterStore {
 const acc = (accountId: string): string => `${accountId}\0`;
 const idsKey = (a: string, dataset: string, dayKey: string): string => `${acc(a)}ids\0${dataset}\0${dayKey}`;
 
-function keysFor(accountId: string, w: Windows) {
+interface WindowKeys {
+  second: string;
+  minute: string;
+  day: string;
+  month: string;
+  fullText: string;
+}
+
+function keysFor(accountId: string, w: Windows): WindowKeys {
   const p = acc(accountId);
   return {
     second: `${p}s\0${w.epochSecond}`,

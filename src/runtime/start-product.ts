@@ -239,7 +239,6 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       jwksUrl: opts.adminJwksUrl,
     }),
   });
-  // Unauthenticated operational routes, ahead of the admin API: scrapes and probes never go through Express.
   let countersReached = opts.countersReachedBefore ?? false;
   const reached = (): void => {
     if (countersReached) return;
