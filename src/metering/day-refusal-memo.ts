@@ -15,6 +15,8 @@ export interface DayRefusalMemo {
   spent(accountId: string, calls: number): void;
   /** Credit calls of the account whose spend is on its way on this replica. */
   inFlight(accountId: string): number;
+  /** A spend of the account was paid: an answer that its credits had run out is now untrue. */
+  paid(accountId: string): void;
   known(accountId: string, now: number): DayRefusal | undefined;
   remember(accountId: string, answer: DayRefusal, now: number): void;
 }
@@ -33,6 +35,9 @@ export function createDayRefusalMemo(ttlMs = 1000, maxEntries = 10_000): DayRefu
       else spends.delete(accountId);
     },
     inFlight,
+    paid(accountId) {
+      if (answers.get(accountId)?.answer === 'credits') answers.delete(accountId);
+    },
     known(accountId, now) {
       const hit = answers.get(accountId);
       if (hit === undefined || hit.until <= now) return undefined;

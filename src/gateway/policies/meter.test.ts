@@ -260,6 +260,24 @@ describe('meter: limits', () => {
     h.clock.set(h.clock.now() - 2 * 86_400_000 - 1000);
   });
 
+  it('tells a call refused for the day, just after credits were bought and spent, of the day, not of spent credits', async () => {
+    const acc = await h.account('burst');
+    for (let i = 0; i < 2; i++) expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const spent = await get(acc.key, '/v1/legal-documents?q=luat');
+    expect([spent.status, spent.body.buy_credits_url]).toEqual([429, 'https://example.vn/billing/credits']);
+    // Bought within the same second: the credits pay the day's last three calls.
+    await h.deps.credits.purchase(acc.id, 5, 'order-after-refusal');
+    for (let i = 0; i < 3; i++) expect((await get(acc.key, '/v1/legal-documents?q=luat')).status).toBe(200);
+    const daily = await get(acc.key, '/v1/legal-documents?q=luat');
+    expect([daily.status, daily.body.code, daily.body.quota, daily.body.buy_credits_url]).toEqual([
+      429,
+      'quota_exceeded',
+      5,
+      undefined,
+    ]);
+    expect(await h.deps.credits.balance(acc.id)).toBe(2);
+  });
+
   it('tells a burst on an account with one credit left, past its quota, that the credits ran out, not the day', async () => {
     const acc = await h.account('burst');
     h.clock.advance(2 * 86_400_000);

@@ -42,6 +42,9 @@ export async function payCredits(ctx: RequestContext, deps: GatewayDeps, urls: C
     deps.dayRefusals.remember(accountId, 'credits', deps.clock.now());
     throw await creditsSpent(ctx, deps, urls, spend.balance);
   }
+  // Credits bought within the second of a refusal that said they had run out: a later refusal
+  // for the day must not repeat it.
+  deps.dayRefusals.paid(accountId);
   r.creditsSpent = true;
   ctx.creditsLeft = spend.balance;
 }
