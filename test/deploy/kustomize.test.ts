@@ -517,21 +517,43 @@ describe('prod overlay', () => {
       for (const peer of peers) expect(selectsPodsOf(peer, gateway)).toBe(true);
     });
 
+    /** Whether pods with these labels may send to the target's pods (any destination: undefined) on the port. */
+    const egressFrom = (labels: Record<string, string>, target: Workload | undefined, port: number) =>
+      policies.some((p) => {
+        const spec = p.spec!;
+        const applies =
+          Object.keys(spec.podSelector).length === 0 || selectorMatches(spec.podSelector, labels);
+        if (!applies || !(spec.policyTypes ?? []).includes('Egress')) return false;
+        return (spec.egress ?? []).some(
+          (r) =>
+            (r.ports ?? []).some((rp) => rp.port === port) &&
+            (target === undefined
+              ? (r.to ?? []).length === 0
+              : (r.to ?? []).some((peer) => selectorMatches(peer.podSelector, podLabels(target)))),
+        );
+      });
+    const egressTo = (w: Workload, target: Workload | undefined, port: number) =>
+      egressFrom(podLabels(w), target, port);
+
+    it('lets a pod labelled as an admin client out to the gateway admin port and in there, and nowhere else', () => {
+      const client = { 'app.kubernetes.io/name': 'billing', 'lookup-api/admin-client': 'true' };
+      expect(egressFrom(client, gateway, 9090)).toBe(true);
+      expect(
+        ingressPeers(gateway, 9090).some(
+          (peer) =>
+            peer !== 'anywhere' &&
+            peer.namespaceSelector === undefined &&
+            selectorMatches(peer.podSelector, client),
+        ),
+      ).toBe(true);
+      expect(egressFrom(client, gateway, 8080)).toBe(false);
+      const redis = all.find((w) => w.name === 'lookup-redis');
+      expect(egressFrom(client, redis, 6379)).toBe(false);
+      // An unlabelled pod of the namespace gets no way out but DNS.
+      expect(egressFrom({ 'app.kubernetes.io/name': 'billing' }, gateway, 9090)).toBe(false);
+    });
+
     it('allows DNS for all pods and the gateway to reach upstreams and Redis', () => {
-      const egressTo = (w: Workload, target: Workload | undefined, port: number) =>
-        policies.some((p) => {
-          const spec = p.spec!;
-          const applies =
-            Object.keys(spec.podSelector).length === 0 || selectorMatches(spec.podSelector, podLabels(w));
-          if (!applies || !(spec.policyTypes ?? []).includes('Egress')) return false;
-          return (spec.egress ?? []).some(
-            (r) =>
-              (r.ports ?? []).some((rp) => rp.port === port) &&
-              (target === undefined
-                ? (r.to ?? []).length === 0
-                : (r.to ?? []).some((peer) => selectorMatches(peer.podSelector, podLabels(target)))),
-          );
-        });
       for (const w of all)
         expect({ workload: w.name, dns: egressTo(w, undefined, 53) }).toEqual({
           workload: w.name,
