@@ -339,6 +339,10 @@ describe('prod overlay', () => {
         expect(probe?.httpGet?.path).toBe(path);
         expect(resolvePort(probe?.httpGet?.port, containers)).toBe(target);
       }
+      // Migrations run before the port opens, serialised across replicas; one that rewrites a large
+      // table took 71 s on 500,000 documents (README, Upgrades): ten minutes before a restart.
+      const startup = c.startupProbe!;
+      expect((startup.periodSeconds ?? 10) * (startup.failureThreshold ?? 3)).toBeGreaterThanOrEqual(600);
       // Upstreams seed sample rows unless told not to: never in production.
       expect(envMap(c).get('SEED_SAMPLE_DATA')?.value).toBe('false');
       // They verify the gateway's assertion with the JWKS its admin Service serves.
