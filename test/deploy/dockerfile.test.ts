@@ -1,10 +1,14 @@
 /**
  * deploy/Dockerfile (build context: the repo root): every COPY source exists in the repo and
  * survives .dockerignore, or comes from an earlier stage; the runtime stage is production-only,
- * non-root, secret-free and starts `node dist/main.js`.
+ * non-root, secret-free and starts `node dist/main.js` through its entrypoint script, the gateway
+ * with the flags of `npm start`.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startNodeFlags } from '../support/start-node-flags';
 import type { DockerInstruction } from './deploy-helpers';
 import { DEPLOY_DIR, REPO_ROOT, dockerignoreMatcher, parseDockerfile, splitArgs } from './deploy-helpers';
 
@@ -145,18 +149,46 @@ describe('deploy/Dockerfile', () => {
     ).toBe(true);
   });
 
-  it('runs as a non-root numeric user, exposes 8080 and 9090, and starts node dist/main.js', () => {
+  it('runs as a non-root numeric user, exposes 8080 and 9090, and starts through the entrypoint script', () => {
     const user = runtime.body.filter((i) => i.keyword === 'USER').pop();
     expect(user?.args).toMatch(/^[1-9]\d*(:\d+)?$/);
     const exposed = runtime.body.filter((i) => i.keyword === 'EXPOSE').flatMap((i) => splitArgs(i.args));
     expect(exposed.map((p) => p.replace(/\/tcp$/, ''))).toEqual(expect.arrayContaining(['8080', '9090']));
     const entry = runtime.body.filter((i) => i.keyword === 'ENTRYPOINT').pop();
     const cmd = runtime.body.filter((i) => i.keyword === 'CMD').pop();
-    expect(entry?.args.startsWith('[')).toBe(true); // exec form: node is PID 1 and gets SIGTERM
-    expect([...splitArgs(entry!.args), ...(cmd ? splitArgs(cmd.args) : [])].slice(0, 2)).toEqual([
-      'node',
-      'dist/main.js',
-    ]);
+    expect(entry?.args.startsWith('[')).toBe(true); // exec form: the script execs node as PID 1
+    expect(splitArgs(entry!.args)).toEqual(['/app/docker-entrypoint.sh']);
+    expect(cmd ? splitArgs(cmd.args) : []).toEqual([]);
+    const workdir = runtime.body.filter((i) => i.keyword === 'WORKDIR').pop()?.args;
+    expect(workdir).toBe('/app');
+    const copied = copies().find(
+      (c) => c.stage === runtime && c.sources.includes('deploy/docker-entrypoint.sh'),
+    );
+    expect(copied?.ins.args).toMatch(/ \.\/docker-entrypoint\.sh$/);
+    // Executable by the runtime user, from the checkout's mode (COPY keeps it).
+    expect(statSync(join(DEPLOY_DIR, 'docker-entrypoint.sh')).mode & 0o755).toBe(0o755);
+  });
+
+  describe('the entrypoint script', () => {
+    // A `node` on PATH that prints what it was given, so the script's exec is seen, not run.
+    const bin = mkdtempSync(join(tmpdir(), 'entrypoint-'));
+    writeFileSync(join(bin, 'node'), '#!/bin/sh\nprintf "%s\\n" "$@"\n', { mode: 0o755 });
+    afterAll(() => rmSync(bin, { recursive: true, force: true }));
+    const run = (...args: string[]): string[] =>
+      execFileSync('sh', [join(DEPLOY_DIR, 'docker-entrypoint.sh'), ...args], {
+        env: { PATH: `${bin}:/usr/bin:/bin` },
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter(Boolean);
+
+    it('runs the gateway with the node flags of npm start', () => {
+      expect(run()).toEqual([...startNodeFlags(REPO_ROOT), 'dist/main.js']);
+    });
+
+    it("runs an upstream with Node's defaults and its arguments as given", () => {
+      expect(run('upstream', 'legal')).toEqual(['dist/main.js', 'upstream', 'legal']);
+    });
   });
 
   it('bakes in no secrets and writes only to DATA_DIR outside the app directory', () => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 
 /**
  * The flags `npm start` gives node before dist/main.js: how the product runs. The Kubernetes
- * gateway's command sets the same (a deploy test compares them), and the benchmark starts
- * the gateway with them.
+ * gateway's command and the image's entrypoint set the same (deploy tests compare them), and the
+ * benchmark starts the gateway with them.
  */
 export function startNodeFlags(root: string): string[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
