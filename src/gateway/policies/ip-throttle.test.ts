@@ -80,6 +80,27 @@ describe('per-IP throttle: IPv6 and the documentation', () => {
     expect((await from('2a01:4f8:1:3::1')).status).toBe(401);
   });
 
+  it('counts a 6to4 site and a Teredo client as the IPv4 address each is built on, whatever address of it is used', async () => {
+    for (const ip of ['2002:cb00:7107::1', '2002:cb00:7107:1::2', '2002:cb00:7107:ffff:1:2:3:4']) {
+      expect((await from(ip)).status).toBe(401);
+    }
+    const site = await from('2002:cb00:7107:abcd::9');
+    expect([site.status, site.body.code]).toEqual([429, 'too_many_requests']);
+    for (const ip of [
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '2001:0:4136:e378:8000:1234:3fff:fdd2',
+      '2001:0:5ef5:79fd:0:abcd:3fff:fdd2',
+    ]) {
+      expect((await from(ip)).status).toBe(401);
+    }
+    const teredo = await from('2001:0:4136:e379:0:ffff:3fff:fdd2');
+    expect([teredo.status, teredo.body.code]).toEqual([429, 'too_many_requests']);
+    expect(volumeKey('2002:cb00:7107::1')).toBe('203.0.113.7');
+    expect(volumeKey('2001:0:4136:e378:8000:63bf:3fff:fdd2')).toBe('192.0.2.45');
+    // Other global ranges count by /64, as plain unicast does.
+    expect(volumeKey('2001:db8:1:2::7')).toBe('2001:db8:1:2::/64');
+  });
+
   it('counts private IPv6 addresses one by one, and a NAT64 address as the IPv4 client it carries', () => {
     expect(volumeKey('2a01:4f8:1:2::1')).toBe('2a01:4f8:1:2::/64');
     expect(volumeKey('2a01:4f8:1:2:abcd::9')).toBe('2a01:4f8:1:2::/64');

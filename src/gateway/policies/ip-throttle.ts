@@ -19,12 +19,16 @@ export function createIpWindow(): IpWindow {
   return new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration: 60 });
 }
 
+// IPv6 ranges of one network's own hosts: a /64 there is a whole cluster's or site's pods.
+const PER_ADDRESS_V6 = new Set(['uniqueLocal', 'linkLocal', 'loopback', 'unspecified', 'multicast']);
+
 /**
  * The window an address counts in: a global IPv6 address by its /64, the block one subscriber or
  * host gets (SLAAC, privacy addresses), since each of its 2^64 addresses would otherwise be a fresh
- * count; an IPv4 address translated into IPv6 (64:ff9b::/96, NAT64) by that IPv4 address; any
- * other address by itself (IPv4; and IPv6 in private, link-local or other ranges, where a /64 is
- * a whole cluster's or site's pods, not one client).
+ * count; an IPv6 address built on an IPv4 one by that IPv4 address: NAT64 (64:ff9b::/96), a 6to4
+ * site (2002::/16, whose /48 is its IPv4 address: 2^80 addresses) and a Teredo client (2001::/32,
+ * its IPv4 address inverted in the last 32 bits); any other address by itself (IPv4; and IPv6 in
+ * private, link-local and the like, where a /64 is many clients).
  */
 export function volumeKey(ip: string): string {
   if (!ip.includes(':')) return ip;
@@ -32,8 +36,11 @@ export function volumeKey(ip: string): string {
   if (!addr || addr.kind() !== 'ipv6') return addr ? addr.toString() : ip;
   const v6 = addr as ipaddr.IPv6;
   const range = v6.range();
-  if (range === 'rfc6052') return ipaddrFromV4Parts(v6.parts[6]!, v6.parts[7]!);
-  if (range !== 'unicast') return ip;
+  const p = v6.parts;
+  if (range === 'rfc6052') return ipaddrFromV4Parts(p[6]!, p[7]!);
+  if (range === '6to4') return ipaddrFromV4Parts(p[1]!, p[2]!);
+  if (range === 'teredo') return ipaddrFromV4Parts(p[6]! ^ 0xffff, p[7]! ^ 0xffff);
+  if (PER_ADDRESS_V6.has(range)) return ip;
   return `${v6.parts
     .slice(0, 4)
     .map((p) => p.toString(16))
