@@ -23,6 +23,7 @@ import type { MeterStore } from '../../src/metering/meter-store';
 import { createGatewayMetrics } from '../../src/observability/gateway-metrics';
 import { ManualClock } from '../../src/util/clock';
 import { silentLogger } from '../../src/util/logger';
+import type { Logger } from '../../src/util/logger';
 import { startStubUpstream } from './stub-upstream';
 import { createProcessState } from '../../src/gateway/process-state';
 
@@ -56,6 +57,8 @@ export async function startHarness(
   meter?: MeterStore,
   /** Whether the key cache is told invalidations arrive (the bus is connected); always, unless given. */
   invalidationsLive?: () => boolean,
+  /** Where the gateway logs (its access lines included); nowhere, unless given. */
+  logger: Logger = silentLogger(),
 ): Promise<Harness> {
   const stub = await startStubUpstream();
   const raw = loadRawConfig(CONFIG_DIR);
@@ -72,7 +75,7 @@ export async function startHarness(
   const credits = new SqlCreditLedger(db);
   const deps: GatewayDeps = {
     clock,
-    logger: silentLogger(),
+    logger,
     accounts,
     keyCache: new KeyCache(accounts, clock, {
       ttlMs: 60_000,

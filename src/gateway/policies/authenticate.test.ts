@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
+import { capturedLog } from '../../../test/support/captured-log';
 import { getWithHeaderLines } from '../../../test/support/header-lines';
 
 let h: Harness;
@@ -206,6 +207,41 @@ describe('authenticate: security', () => {
       const res = await request(h.gw.app).get(path).set('X-Api-Key', key);
       expect([path, res.status, res.body.code]).toEqual([path, 401, 'unauthorized']);
     }
+  });
+
+  it('refuses a key sent where a record id goes with 401, counts nothing, and keeps it out of the access log', async () => {
+    const { logger, lines } = capturedLog();
+    const logged = await startHarness(undefined, undefined, undefined, logger);
+    try {
+      const { key } = await logged.account('starter');
+      const res = await request(logged.gw.app).get(`/v1/legal-documents/${key}`).set('X-Api-Key', key);
+      expect([res.status, res.body.code]).toEqual([401, 'unauthorized']);
+      expect(res.body.message).toMatch(/đường dẫn/);
+      const me = await request(logged.gw.app).get('/v1/me').set('X-Api-Key', key);
+      expect(me.body.data.quota).toMatchObject({ daily_used: 0, monthly_used: 0 });
+      const access = lines.filter((l) => l.msg === 'request');
+      expect(access.length).toBe(2);
+      expect(JSON.stringify(lines)).not.toContain(key);
+      expect(access[0]).toMatchObject({ status: 401, id: '[api key]' });
+    } finally {
+      await logged.close();
+    }
+  });
+
+  it('does not take an X-Request-Id that holds a key: answers, logs and forwards its own', async () => {
+    const { key } = await h.account('free');
+    h.stub.seen.length = 0;
+    const res = await request(h.gw.app).get(list).set('X-Api-Key', key).set('X-Request-Id', key);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-request-id']).toMatch(/\S/);
+    expect(res.headers['x-request-id']).not.toContain(key);
+    expect(JSON.stringify(h.stub.seen.at(-1)!.headers)).not.toContain(key);
+    // A sane id of its own is still taken.
+    const own = await request(h.gw.app)
+      .get(list)
+      .set('X-Api-Key', key)
+      .set('X-Request-Id', 'order-42.retry-1');
+    expect(own.headers['x-request-id']).toBe('order-42.retry-1');
   });
 
   it('never forwards the caller key upstream, but an identity assertion instead', async () => {

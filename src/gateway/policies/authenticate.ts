@@ -13,6 +13,9 @@ const carriesKey = ([name, value]: [string, string]): boolean =>
 const QUERY_KEY_MESSAGE =
   'Không được gửi API key trong query string. Hãy gửi key qua header Authorization: Bearer <API_KEY> hoặc X-Api-Key.';
 
+const PATH_KEY_MESSAGE =
+  'Không được gửi API key trong đường dẫn. Hãy gửi key qua header Authorization: Bearer <API_KEY> hoặc X-Api-Key.';
+
 /** The 401 for a query string that carries a key; the documentation routes, which need no key, refuse it too. */
 export function queryKeyRefusal(query: Iterable<[string, string]>): ApiError | undefined {
   for (const pair of query)
@@ -66,6 +69,9 @@ export const authenticatePolicy: PolicyFactory = (config, deps) => {
     handle(ctx) {
       const refused = queryKeyRefusal(ctx.query);
       if (refused) throw refused;
+      // A key pasted where a record id goes: refused as in the query string, not counted as a 404.
+      if (ctx.route?.id !== undefined && containsApiKey(ctx.route.id))
+        throw new ApiError('unauthorized', { message: PATH_KEY_MESSAGE });
       const key = headerKey(ctx.headers);
       if (typeof key === 'object') throw new ApiError('unauthorized', { message: key.refused });
       if (!key || !looksLikeApiKey(key)) throw new ApiError('unauthorized');

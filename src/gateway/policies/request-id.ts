@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { containsApiKey } from '../../accounts/api-keys';
 import type { IncomingMessage } from 'node:http';
 import type { PolicyFactory } from '../policy';
 import { readGatewayHeaders } from '../request-headers';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** An incoming X-Request-Id if it is sane, or undefined. */
+/**
+ * An incoming X-Request-Id if it is sane, or undefined. One that holds an API key is not: it would be
+ * logged, echoed and forwarded to the upstream, where a key must never go.
+ */
 export function saneRequestId(incoming: string | undefined): string | undefined {
-  return incoming !== undefined && SANE_ID.test(incoming) ? incoming : undefined;
+  return incoming !== undefined && SANE_ID.test(incoming) && !containsApiKey(incoming) ? incoming : undefined;
 }
 
 /** A sane incoming X-Request-Id, or a new one. */
