@@ -41,9 +41,9 @@ export function volumeKey(ip: string): string {
   if (range === '6to4') return ipaddrFromV4Parts(p[1]!, p[2]!);
   if (range === 'teredo') return ipaddrFromV4Parts(p[6]! ^ 0xffff, p[7]! ^ 0xffff);
   if (PER_ADDRESS_V6.has(range)) return ip;
-  return `${v6.parts
+  return `${p
     .slice(0, 4)
-    .map((p) => p.toString(16))
+    .map((part) => part.toString(16))
     .join(':')}::/64`;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { containsApiKey } from '../../accounts/api-keys';
 import type { IncomingMessage } from 'node:http';
+import { containsApiKey } from '../../accounts/api-keys';
 import type { PolicyFactory } from '../policy';
 import { readGatewayHeaders } from '../request-headers';
 
