@@ -59,6 +59,7 @@ async function runProduct(): Promise<void> {
     port: env.PORT,
     adminPort: env.ADMIN_PORT,
     databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     redisUrl: env.REDIS_URL,
     adminJwtSecret: env.ADMIN_JWT_SECRET,
     adminJwksUrl: env.ADMIN_JWKS_URL,
@@ -118,7 +119,11 @@ async function runUpstream(name: string): Promise<void> {
   const builtin = builtinUpstream(name);
   if (!builtin)
     throw new Error(`no built-in upstream "${name}" (have: ${Object.keys(BUILTIN_UPSTREAMS).join(', ')})`);
-  const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const db = await openDb({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    poolSize: env.DATABASE_POOL_SIZE,
+  });
   await prepareBuiltin(db, builtin, logger, env.SEED_SAMPLE_DATA);
   const identity = env.IDENTITY_JWKS_URL
     ? remoteIdentityVerifier(env.IDENTITY_JWKS_URL, {

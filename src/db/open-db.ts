@@ -11,6 +11,7 @@ export interface OpenDbOptions {
   /** PGlite data directory; absent means in memory. */
   dataDir?: string;
   schema?: string;
+  /** PostgreSQL: the most connections the pool holds; default 10. */
   poolSize?: number;
   /** PostgreSQL: how long a query waits for a connection (pg-db.ts); default 5000 ms. */
   connectTimeoutMs?: number;

@@ -3,6 +3,7 @@ import type { Server, Socket } from 'node:net';
 import { TEST_DATABASE_URL } from '../../test/support/databases';
 import { DatabaseUnavailableError } from './db';
 import type { Db } from './db';
+import { openDb } from './open-db';
 import { isUnavailable, openPgDb } from './pg-db';
 
 /** A server on a free port that takes connections and never answers, like a stalled database. */
@@ -74,6 +75,19 @@ describe('PostgreSQL connections: the real server', () => {
     expect((await bounded.query<{ n: number }>('SELECT 1 AS n')).rows).toEqual([{ n: 1 }]);
     // The database it came from keeps no bound (migrations, imports).
     expect((await db.query<{ ok: string }>('SELECT pg_sleep(0.3)::text AS ok')).rows).toHaveLength(1);
+  });
+
+  it('holds no more connections than the pool size it is opened with (DATABASE_POOL_SIZE)', async () => {
+    const small = await openDb({ databaseUrl: TEST_DATABASE_URL, poolSize: 2 });
+    try {
+      const busy = Array.from({ length: 6 }, () =>
+        small.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.1)'),
+      );
+      const pids = new Set((await Promise.all(busy)).map((r) => r.rows[0]!.pid));
+      expect(pids.size).toBe(2);
+    } finally {
+      await small.close();
+    }
   });
 
   it('answers a dropped connection in the middle of a transaction with an error, not a crash', async () => {

@@ -9,6 +9,7 @@ describe('the environment, read once at start', () => {
           LOG_LEVEL: 'info',
           CONFIG_DIR: './config',
           DATA_DIR: './var',
+          DATABASE_POOL_SIZE: 10,
           SEED_SAMPLE_DATA: true,
           LOOKUP_COUNTERS_REACHED: false,
           IDENTITY_ISSUER: 'lookup-gateway',
@@ -26,6 +27,7 @@ describe('the environment, read once at start', () => {
       env: { WORKER_LIVENESS_TIMEOUT_MS: 2000 },
     });
     expect(readEnv({ SEED_SAMPLE_DATA: 'false' })).toMatchObject({ env: { SEED_SAMPLE_DATA: false } });
+    expect(readEnv({ DATABASE_POOL_SIZE: '3' })).toMatchObject({ env: { DATABASE_POOL_SIZE: 3 } });
     const urls = {
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/test',
       ADMIN_JWKS_URL: 'https://auth.example.vn/.well-known/jwks.json',
@@ -55,6 +57,11 @@ describe('the environment: errors', () => {
     ],
     [{ LOG_LEVEL: 'bogus' }, 'LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ SEED_SAMPLE_DATA: 'no' }, 'SEED_SAMPLE_DATA', 'must be one of true, false'],
+    ...['0', '1001', '2.5', 'ten'].map((DATABASE_POOL_SIZE): [Record<string, string>, string, string] => [
+      { DATABASE_POOL_SIZE },
+      'DATABASE_POOL_SIZE',
+      'must be a number of connections, a whole number from 1 to 1000',
+    ]),
     [{ DATABASE_URL: 'garbage' }, 'DATABASE_URL', 'must be a URL starting with postgres:// or postgresql://'],
     [
       { DATABASE_URL: 'mysql://x@127.0.0.1/db' },

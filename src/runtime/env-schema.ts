@@ -64,6 +64,11 @@ export const envSchema = z
     DATABASE_URL: optional(url(['postgres', 'postgresql'])).describe(
       'PostgreSQL; unset: PGlite in DATA_DIR.',
     ),
+    DATABASE_POOL_SIZE: optional(integer(1, 1000, 'a number of connections'))
+      .transform((v) => v ?? 10)
+      .describe(
+        "PostgreSQL: the most connections this process holds (each worker's own with WORKERS=N); size the server's max_connections for all of them.",
+      ),
     REDIS_URL: optional(redisAddresses()).describe('Redis or a cluster; unset: in-process counters.'),
     ADMIN_JWT_SECRET: optional(z.string()).describe('HS256 secret for admin tokens.'),
     ADMIN_JWKS_URL: optional(url(['https', 'http'])).describe('JWKS to verify admin tokens with instead.'),

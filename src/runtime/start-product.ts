@@ -47,6 +47,8 @@ export interface ProductOptions {
   port?: number;
   adminPort?: number;
   databaseUrl?: string;
+  /** PostgreSQL: the most connections this process holds (10 by default). */
+  databasePoolSize?: number;
   redisUrl?: string;
   adminJwtSecret?: string;
   adminJwksUrl?: string;
@@ -124,6 +126,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const db = await openDb({
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir,
+    poolSize: opts.databasePoolSize,
     // A connection (or a free one of the pool) waited for no longer than a query is.
     connectTimeoutMs: config.raw.gateway.database_timeout_ms,
   });
