@@ -13,6 +13,11 @@ export const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 
 export interface Machine {
   nproc: number;
   cpu_model: string;
+  /**
+   * Vendor, family and model from /proc/cpuinfo ("AMD family 26 model 2"): hosts whose model name
+   * reads the same ("AMD EPYC") differ by up to 1.5× in how the gateway compares with the bare proxy.
+   */
+  cpu_kind?: string;
   load_average: [number, number, number];
   node: string;
 }
@@ -26,11 +31,34 @@ export function commandPath(name: string): string | undefined {
   }
 }
 
+const VENDORS: Record<string, string> = { AuthenticAMD: 'AMD', GenuineIntel: 'Intel' };
+
+/** The first processor's vendor, family and model in /proc/cpuinfo's text, or undefined without them. */
+export function cpuKind(cpuinfo: string): string | undefined {
+  const first = cpuinfo.split(/\n\s*\n/)[0] ?? '';
+  const field = (name: string): string | undefined =>
+    new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(first)?.[1]?.trim();
+  const vendor = field('vendor_id');
+  const family = field('cpu family');
+  const model = field('model');
+  if (vendor === undefined || family === undefined || model === undefined) return undefined;
+  return `${VENDORS[vendor] ?? vendor} family ${family} model ${model}`;
+}
+
+function readCpuKind(): string | undefined {
+  try {
+    return cpuKind(readFileSync('/proc/cpuinfo', 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 export function machine(): Machine {
   const [l1, l5, l15] = loadavg().map((v) => Math.round(v * 100) / 100);
   return {
     nproc: cpus().length,
     cpu_model: cpus()[0]?.model.trim() ?? 'unknown',
+    cpu_kind: readCpuKind(),
     load_average: [l1 ?? 0, l5 ?? 0, l15 ?? 0],
     node: process.version,
   };

@@ -1,14 +1,14 @@
-// Every recorded run of the gateway bench as one markdown table, read from bench/results/: the
-// README's table of runs comes from here rather than being copied by hand.
-//   npx tsx bench/results-table.ts [--since=2026-11-25T09]
-import { readFileSync, readdirSync } from 'node:fs';
+// Every recorded run of the gateway bench as one markdown table, read from bench/results/, and a
+// summary of them by kind of host: the record's tables come from here rather than being copied by hand.
+//   npx tsx bench/results-table.ts [--since=2026-11-25T09] [--by-host]
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './gateway-setup';
 
 /** The fields of a run's JSON this table reads (gateway-bench.ts writes them). */
 export interface RecordedRun {
   date: string;
-  machine: { cpu_model: string; node?: string };
+  machine: { cpu_model: string; cpu_kind?: string; node?: string };
   revision?: string;
   notes?: string[];
   results: { id: string; rps: number }[];
@@ -27,6 +27,8 @@ export interface RunRow {
   file: string;
   date: string;
   cpu: string;
+  /** The host's vendor, family and model: the run's own record, else host-kinds.json's, else its CPU's name. */
+  kind: string;
   revision: string;
   /**
    * The heap the gateway had (the host's, or a replica's from step 19 on), any diagnostic flags, and
@@ -44,6 +46,9 @@ export interface RunRow {
 }
 
 export const TARGET_DC = 0.7;
+export const NOT_RECORDED = 'not recorded';
+/** Names a run's host by its CPU's name alone when neither its record nor host-kinds.json has more. */
+const UNRECORDED_SUFFIX = `, family and model ${NOT_RECORDED}`;
 export const TARGET_P99_ADDED_MS = 5;
 
 const nodeMajor = (version: string | undefined): string | undefined => /^v?(\d+)\./.exec(version ?? '')?.[1];
@@ -71,16 +76,23 @@ function ranWith(run: RecordedRun, usualNodeMajor: string | undefined): string {
  * One run's figures against the issue's two ratio targets; null where the run did not measure it.
  * `usualNodeMajor` is the Node major most runs were made on: a run on another is marked.
  */
-export function runRow(file: string, run: RecordedRun, usualNodeMajor?: string): RunRow {
+export function runRow(
+  file: string,
+  run: RecordedRun,
+  usualNodeMajor?: string,
+  kinds: Readonly<Record<string, string>> = {},
+): RunRow {
   const dcRounds = run.rounds?.dc ?? [];
   const open = run.open_loop;
   const added = open?.rounds?.map((r) => r.p99_added_ms) ?? [];
   const dc = run.ratios['d/c'] ?? null;
   const p99Added = open?.p99_added_ms ?? null;
+  const cpu = run.machine.cpu_model.replace(/\(R\)/g, '').replace(/ Processor.*$/, '');
   return {
     file,
     date: run.date.slice(0, 16).replace('T', ' '),
-    cpu: run.machine.cpu_model.replace(/\(R\)/g, '').replace(/ Processor.*$/, ''),
+    cpu,
+    kind: run.machine.cpu_kind ?? kinds[file] ?? `${cpu}${UNRECORDED_SUFFIX}`,
     revision: run.revision ?? '—',
     ranWith: ranWith(run, usualNodeMajor ?? nodeMajor(run.machine.node)),
     directRps: run.results.find((r) => r.id === 'a')?.rps ?? null,
@@ -104,7 +116,7 @@ export function runsMarkdown(rows: readonly RunRow[]): string {
     '|---|---|---|---|---:|---|---:|---|---:|:-:|---|',
     ...rows.map(
       (r) =>
-        `| ${r.date} | ${r.cpu} | ${r.revision} | ${r.ranWith} | ${cell(r.directRps)} | ${cell(r.dc)} (${r.dcRange}) | ${cell(r.rate)} | ${cell(r.p99Added)} (${r.roundsUnder}) | ${cell(r.bareP99Added)} | ${r.bothMet ? 'yes' : 'no'} | \`${r.file}\` |`,
+        `| ${r.date} | ${r.kind.endsWith(UNRECORDED_SUFFIX) ? r.cpu : r.kind} | ${r.revision} | ${r.ranWith} | ${cell(r.directRps)} | ${cell(r.dc)} (${r.dcRange}) | ${cell(r.rate)} | ${cell(r.p99Added)} (${r.roundsUnder}) | ${cell(r.bareP99Added)} | ${r.bothMet ? 'yes' : 'no'} | \`${r.file}\` |`,
     ),
     '',
     `Both targets (d/c ≥ ${TARGET_DC}, p99 added ≤ ${TARGET_P99_ADDED_MS} ms) in ${met} of ${rows.length} runs.`,
@@ -120,19 +132,61 @@ function mostCommon(xs: readonly (string | undefined)[]): string | undefined {
   return best;
 }
 
+/** The kinds of host that runs recorded before the bench wrote its own (file → kind), if listed. */
+function hostKinds(dir: string): Record<string, string> {
+  const path = join(dir, 'host-kinds.json');
+  if (!existsSync(path)) return {};
+  return (JSON.parse(readFileSync(path, 'utf8')) as { kinds: Record<string, string> }).kinds;
+}
+
 /** The full runs of the bench (not its A/B, soak, partial or latest files), oldest first. */
 export function recordedRuns(dir: string, since = ''): RunRow[] {
   const runs = readdirSync(dir)
     .filter((f) => /^gateway-\d{4}-\d{2}-\d{2}[-T\w]*\.json$/.test(f))
     .map((f) => ({ f, run: JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordedRun }));
   const usual = mostCommon(runs.map(({ run }) => nodeMajor(run.machine.node)));
+  const kinds = hostKinds(dir);
   return runs
-    .map(({ f, run }) => runRow(f, run, usual))
+    .map(({ f, run }) => runRow(f, run, usual, kinds))
     .filter((r) => r.rate !== null && r.date.replace(' ', 'T') >= since)
     .sort((a, b) => a.date.localeCompare(b.date));
 }
 
+const span = (xs: readonly number[]): string => {
+  if (xs.length === 0) return '—';
+  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+  return lo === hi ? String(lo) : `${lo}–${hi}`;
+};
+
+const share = (n: number, of: number): string => `${n} (${Math.round((100 * n) / of)} %)`;
+
+function kindLine(kind: string, rows: readonly RunRow[]): string {
+  const dcs = rows.flatMap((r) => (r.dc === null ? [] : [r.dc]));
+  const direct = rows.flatMap((r) => (r.directRps === null ? [] : [r.directRps]));
+  const dcMet = rows.filter((r) => r.dc !== null && r.dc >= TARGET_DC).length;
+  const tailMet = rows.filter((r) => r.p99Added !== null && r.p99Added <= TARGET_P99_ADDED_MS).length;
+  const both = rows.filter((r) => r.bothMet).length;
+  return `| ${kind} | ${rows.length} | ${span(direct)} | ${span(dcs)} | ${share(dcMet, rows.length)} | ${share(tailMet, rows.length)} | ${share(both, rows.length)} |`;
+}
+
+/** The runs by kind of host, most runs first (hosts not recorded last), with how often each target held. */
+export function hostsMarkdown(rows: readonly RunRow[]): string {
+  const byKind = new Map<string, RunRow[]>();
+  for (const r of rows) byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), r]);
+  const unrecorded = (k: string): number => Number(k.includes(NOT_RECORDED));
+  const kinds = [...byKind.keys()].sort(
+    (a, b) => unrecorded(a) - unrecorded(b) || byKind.get(b)!.length - byKind.get(a)!.length,
+  );
+  return [
+    `| host (vendor, family, model) | runs | (a) req/s | d/c | d/c ≥ ${TARGET_DC} | p99 added ≤ ${TARGET_P99_ADDED_MS} ms | both |`,
+    '|---|---:|---|---|---:|---:|---:|',
+    ...kinds.map((k) => kindLine(k, byKind.get(k)!)),
+    kindLine('**all**', rows),
+  ].join('\n');
+}
+
 if (require.main === module) {
   const since = process.argv.find((a) => a.startsWith('--since='))?.slice('--since='.length) ?? '';
-  console.log(runsMarkdown(recordedRuns(join(ROOT, 'bench', 'results'), since)));
+  const rows = recordedRuns(join(ROOT, 'bench', 'results'), since);
+  console.log(process.argv.includes('--by-host') ? hostsMarkdown(rows) : runsMarkdown(rows));
 }

@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordedRuns, runRow, runsMarkdown } from '../../bench/results-table';
+import { hostsMarkdown, recordedRuns, runRow, runsMarkdown } from '../../bench/results-table';
 import type { RecordedRun } from '../../bench/results-table';
 
 function run(over: Partial<RecordedRun> & { dc: number; added: number[] }): RecordedRun {
@@ -129,5 +129,38 @@ describe('the table of recorded bench runs', () => {
       '| 2026-11-26 07:00 | AMD EPYC | — | host heap | 15000 | 0.8 (0.78–0.83) | 4000 | 2 (1/1) | 2.1 | yes |',
     );
     expect(md).toContain('Both targets (d/c ≥ 0.7, p99 added ≤ 5 ms) in 1 of 2 runs.');
+  });
+
+  it("names each run's host from its own record, else from host-kinds.json, and sums the runs by host", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'results-table-'));
+    const at = (hour: string, over: Parameters<typeof run>[0]): RecordedRun =>
+      run({ ...over, date: `2026-11-26T${hour}:00:00Z` });
+    const own = at('07', { dc: 0.75, added: [2] });
+    own.machine = { cpu_model: 'AMD EPYC', cpu_kind: 'AMD family 26 model 2' };
+    writeJson(dir, 'gateway-2026-11-26T0700.json', own);
+    writeJson(dir, 'gateway-2026-11-26T0800.json', at('08', { dc: 0.65, added: [3] }));
+    writeJson(dir, 'gateway-2026-11-26T0900.json', at('09', { dc: 0.72, added: [8] }));
+    writeJson(dir, 'gateway-2026-11-26T1000.json', at('10', { dc: 0.6, added: [9] }));
+    writeJson(dir, 'host-kinds.json', {
+      kinds: {
+        'gateway-2026-11-26T0700.json': 'Intel family 6 model 207',
+        'gateway-2026-11-26T0800.json': 'AMD family 26 model 2',
+        'gateway-2026-11-26T0900.json': 'AMD family 26 model 2',
+      },
+    });
+    const rows = recordedRuns(dir);
+    expect(rows.map((r) => r.kind)).toEqual([
+      'AMD family 26 model 2',
+      'AMD family 26 model 2',
+      'AMD family 26 model 2',
+      'AMD EPYC, family and model not recorded',
+    ]);
+    expect(runsMarkdown(rows)).toContain('| 2026-11-26 07:00 | AMD family 26 model 2 | — |');
+    expect(runsMarkdown(rows)).toContain('| 2026-11-26 10:00 | AMD EPYC | — |');
+    expect(hostsMarkdown(rows).split('\n').slice(2)).toEqual([
+      '| AMD family 26 model 2 | 3 | 15000 | 0.65–0.75 | 2 (67 %) | 2 (67 %) | 1 (33 %) |',
+      '| AMD EPYC, family and model not recorded | 1 | 15000 | 0.6 | 0 (0 %) | 0 (0 %) | 0 (0 %) |',
+      '| **all** | 4 | 15000 | 0.6–0.75 | 2 (50 %) | 2 (50 %) | 1 (25 %) |',
+    ]);
   });
 });
