@@ -14,8 +14,8 @@ export interface Machine {
   nproc: number;
   cpu_model: string;
   /**
-   * Vendor, family and model from /proc/cpuinfo ("AMD family 26 model 2"): hosts whose model name
-   * reads the same ("AMD EPYC") differ by up to 1.5× in how the gateway compares with the bare proxy.
+   * Vendor, family and model from /proc/cpuinfo ("AMD family 26 model 2"): the model name alone reads
+   * "Intel(R) Xeon(R) Processor" on Intel models 167 and 207, where d/c ran 0.67–0.78 and 0.51–0.67.
    */
   cpu_kind?: string;
   load_average: [number, number, number];

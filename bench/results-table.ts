@@ -112,7 +112,7 @@ const cell = (x: number | null): string => (x === null ? '—' : String(x));
 export function runsMarkdown(rows: readonly RunRow[]): string {
   const met = rows.filter((r) => r.bothMet).length;
   return [
-    '| run ended (UTC) | CPU | build | gateway ran with | (a) req/s | d/c (rounds) | open-loop req/s | p99 added ms (rounds ≤ 5 ms) | bare proxy adds ms | both targets | file |',
+    '| run ended (UTC) | host | build | gateway ran with | (a) req/s | d/c (rounds) | open-loop req/s | p99 added ms (rounds ≤ 5 ms) | bare proxy adds ms | both targets | file |',
     '|---|---|---|---|---:|---|---:|---|---:|:-:|---|',
     ...rows.map(
       (r) =>
@@ -152,10 +152,12 @@ export function recordedRuns(dir: string, since = ''): RunRow[] {
     .sort((a, b) => a.date.localeCompare(b.date));
 }
 
+const figure = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+
 const span = (xs: readonly number[]): string => {
   if (xs.length === 0) return '—';
-  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
-  return lo === hi ? String(lo) : `${lo}–${hi}`;
+  const [lo, hi] = [Math.min(...xs), Math.max(...xs)].map((x) => figure.format(x));
+  return lo === hi ? lo! : `${lo}–${hi}`;
 };
 
 const share = (n: number, of: number): string => `${n} (${Math.round((100 * n) / of)} %)`;

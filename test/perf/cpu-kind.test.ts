@@ -1,6 +1,6 @@
 /**
- * The bench records each run's host by vendor, family and model: the model name alone ("AMD EPYC")
- * does not tell apart hosts on which the gateway's ratio to the bare proxy differs by up to 1.5×.
+ * The bench records each run's host by vendor, family and model: the model name alone does not tell
+ * apart the two Intel kinds on which the gateway's ratio to the bare proxy differed most.
  */
 import { cpuKind } from '../../bench/bench-lib';
 

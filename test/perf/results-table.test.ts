@@ -158,9 +158,9 @@ describe('the table of recorded bench runs', () => {
     expect(runsMarkdown(rows)).toContain('| 2026-11-26 07:00 | AMD family 26 model 2 | — |');
     expect(runsMarkdown(rows)).toContain('| 2026-11-26 10:00 | AMD EPYC | — |');
     expect(hostsMarkdown(rows).split('\n').slice(2)).toEqual([
-      '| AMD family 26 model 2 | 3 | 15000 | 0.65–0.75 | 2 (67 %) | 2 (67 %) | 1 (33 %) |',
-      '| AMD EPYC, family and model not recorded | 1 | 15000 | 0.6 | 0 (0 %) | 0 (0 %) | 0 (0 %) |',
-      '| **all** | 4 | 15000 | 0.6–0.75 | 2 (50 %) | 2 (50 %) | 1 (25 %) |',
+      '| AMD family 26 model 2 | 3 | 15,000 | 0.65–0.75 | 2 (67 %) | 2 (67 %) | 1 (33 %) |',
+      '| AMD EPYC, family and model not recorded | 1 | 15,000 | 0.6 | 0 (0 %) | 0 (0 %) | 0 (0 %) |',
+      '| **all** | 4 | 15,000 | 0.6–0.75 | 2 (50 %) | 2 (50 %) | 1 (25 %) |',
     ]);
   });
 });
