@@ -65,3 +65,19 @@ export function warnOfAdminSecret(secret: string | undefined, logger: Logger, jw
       'ADMIN_JWT_SECRET is shorter than 32 bytes: admin tokens signed with it can be guessed offline; use a longer one',
     );
 }
+
+/**
+ * The secret admin tokens are signed with: the operator's, or in the embedded default one generated
+ * once and kept in DATA_DIR (`embedded` true); none when tokens are verified against a JWKS.
+ */
+export function resolveAdminSecret(opts: {
+  adminJwtSecret?: string;
+  adminJwksUrl?: string;
+  embeddedDefault: boolean;
+  dataDir: string;
+}): { secret?: string; embedded: boolean } {
+  if (opts.adminJwtSecret || opts.adminJwksUrl) return { secret: opts.adminJwtSecret, embedded: false };
+  if (!opts.embeddedDefault)
+    throw new Error('ADMIN_JWT_SECRET or ADMIN_JWKS_URL is required outside the embedded default');
+  return { secret: embeddedAdminSecret(opts.dataDir), embedded: true };
+}

@@ -1,10 +1,6 @@
 import { join } from 'node:path';
-import { AccountRepo } from '../accounts/account-repo';
-import { KeyCache } from '../accounts/key-cache';
 import { createAdminVerifier } from '../admin/admin-auth';
 import { createAdminApp } from '../admin/create-admin-app';
-import { BulkWatch } from '../bulk-watch/bulk-watch';
-import { DatasetStats } from '../bulk-watch/dataset-stats';
 import type { RuntimeConfig } from '../config/compile-config';
 import type { Db } from '../db/db';
 import { migrateLogged } from '../db/migrate';
@@ -13,9 +9,6 @@ import { openDb } from '../db/open-db';
 import { closeDataDir } from '../util/data-dir';
 import { createApp } from '../gateway/create-app';
 import type { GatewayApp } from '../gateway/create-app';
-import { SqlSigningKeyStore } from '../gateway/identity-key-store';
-import { createIdentitySigner } from '../gateway/identity-signer';
-import { SqlCreditLedger } from '../metering/credit-ledger';
 import { createGatewayMetrics } from '../observability/gateway-metrics';
 import { clusterMetricsSource } from '../observability/cluster-metrics';
 import { createOpsRoutes } from '../observability/ops-routes';
@@ -23,12 +16,13 @@ import { systemClock } from '../util/clock';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import { createLogger } from '../util/logger';
-import { embeddedAdminSecret, signAdminToken, warnOfAdminSecret } from './admin-secret';
+import { resolveAdminSecret, signAdminToken, warnOfAdminSecret } from './admin-secret';
 import { configFingerprint, loadConfig, watchConfigDir } from './config-source';
 import { createDemoAccounts, findDemoAccounts } from './demo-accounts';
 import { localUpstreamPorts, startLocalUpstreams } from './local-upstreams';
 import { startBanner } from './start-banner';
 import { createCounterStores } from './stores';
+import { createGatewayServices } from './gateway-services';
 import { UpstreamHealth } from './upstream-health';
 import { createAdminServer, createPublicServer, PUBLIC_REQUEST_TIMEOUTS } from './http-servers';
 import type { RequestTimeouts } from './http-servers';
@@ -37,7 +31,6 @@ import type { WantedPort } from './listen';
 import { createConfigReloader } from './config-reloader';
 import { removedPlansInUse, warnAccountsOffPlans } from './plans-in-use';
 import { readinessChecks } from './readiness-checks';
-import { refundReports } from './refund-reports';
 import { shutdownSequence } from './shutdown-sequence';
 import { createProcessState } from '../gateway/process-state';
 
@@ -144,50 +137,11 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     metrics,
     ...(embedded ? { countersFile: join(opts.dataDir, 'usage-counters.json') } : {}),
   });
-  const accounts = new AccountRepo(served);
-  const kc = config.raw.gateway.key_cache;
-  const keyCache = new KeyCache(
-    accounts,
-    clock,
-    {
-      ttlMs: kc.ttl_seconds * 1000,
-      negativeTtlMs: kc.negative_ttl_seconds * 1000,
-      maxEntries: kc.max_entries,
-      invalidationsLive: () => stores.bus.live(),
-    },
-    (hit) => metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
-  );
-  const unsubscribe = stores.bus.subscribe((msg) => {
-    if (msg.type === 'account') keyCache.invalidateAccount(msg.accountId);
-    else if (msg.type === 'key') keyCache.invalidateKey(msg.keyHash);
-    else keyCache.clear(); // config, or resync: the bus's delivery was cut or resumed
-  });
-  const credits = new SqlCreditLedger(
+  const { accounts, keyCache, credits, identity, bulkWatch, unsubscribe } = await createGatewayServices({
+    db,
     served,
-    refundReports(logger, metrics, {
-      kept: 'credit refund kept until the database answers',
-      lost: 'credit refund lost: the credit stays spent',
-    }),
-  );
-  const id = config.raw.gateway.identity;
-  const identity = await createIdentitySigner(
-    { issuer: id.issuer, audience: id.audience, ttlSeconds: id.ttl_seconds },
-    clock,
-    new SqlSigningKeyStore(db),
-  );
-  const bulkWatch = new BulkWatch({
     config: () => config,
-    meter: stores.meter,
-    accounts,
-    bus: stores.bus,
-    // The gateway's own calls name it as their account (the bulk watch's dataset sizes).
-    stats: new DatasetStats(
-      () => config,
-      clock,
-      (upstream) => identity.authorization(upstream, 'gateway', 'system'),
-      logger,
-      metrics,
-    ),
+    stores,
     clock,
     logger,
     metrics,
@@ -209,14 +163,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
   const gateway = createApp(config, deps);
   metrics.readUpstreamLoad(() => gateway.upstreamLoad());
 
-  let secret = opts.adminJwtSecret;
-  let embeddedSecret = false;
-  if (!secret && !opts.adminJwksUrl) {
-    if (!embedded)
-      throw new Error('ADMIN_JWT_SECRET or ADMIN_JWKS_URL is required outside the embedded default');
-    secret = embeddedAdminSecret(opts.dataDir);
-    embeddedSecret = true;
-  }
+  const { secret, embedded: embeddedSecret } = resolveAdminSecret({ ...opts, embeddedDefault: embedded });
   // A cluster's primary says it once for all its workers (main.ts).
   if (!opts.clusterWorker) warnOfAdminSecret(secret, logger, opts.adminJwksUrl);
   metrics.seed(config);
