@@ -46,10 +46,11 @@ export interface RunRow {
 }
 
 export const TARGET_DC = 0.7;
-export const NOT_RECORDED = 'not recorded';
+export const TARGET_P99_ADDED_MS = 5;
+
+const NOT_RECORDED = 'not recorded';
 /** Names a run's host by its CPU's name alone when neither its record nor host-kinds.json has more. */
 const UNRECORDED_SUFFIX = `, family and model ${NOT_RECORDED}`;
-export const TARGET_P99_ADDED_MS = 5;
 
 const nodeMajor = (version: string | undefined): string | undefined => /^v?(\d+)\./.exec(version ?? '')?.[1];
 

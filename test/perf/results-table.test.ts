@@ -1,5 +1,5 @@
 /**
- * The README's table of bench runs is rendered from bench/results/ (bench/results-table.ts): each
+ * The table of bench runs (docs/bench-runs.md) is rendered from bench/results/ (bench/results-table.ts): each
  * run is judged against the issue's targets as recorded, and only full runs are listed.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
