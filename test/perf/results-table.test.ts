@@ -2,7 +2,7 @@
  * The table of bench runs (docs/bench-runs.md) is rendered from bench/results/ (bench/results-table.ts): each
  * run is judged against the issue's targets as recorded, and only full runs are listed.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostsMarkdown, recordedRuns, runRow, runsMarkdown } from '../../bench/results-table';
@@ -162,5 +162,17 @@ describe('the table of recorded bench runs', () => {
       '| AMD EPYC, family and model not recorded | 1 | 15,000 | 0.6 | 0 (0 %) | 0 (0 %) | 0 (0 %) |',
       '| **all** | 4 | 15,000 | 0.6–0.75 | 2 (50 %) | 2 (50 %) | 1 (25 %) |',
     ]);
+  });
+
+  it('names in host-kinds.json only runs on record, each by vendor, family and model as the bench writes them', () => {
+    const dir = join(__dirname, '..', '..', 'bench', 'results');
+    const { kinds } = JSON.parse(readFileSync(join(dir, 'host-kinds.json'), 'utf8')) as {
+      kinds: Record<string, string>;
+    };
+    expect(Object.keys(kinds).length).toBeGreaterThan(0);
+    for (const [file, kind] of Object.entries(kinds)) {
+      expect([file, existsSync(join(dir, file))]).toEqual([file, true]);
+      expect(kind).toMatch(/^(AMD|Intel) family \d+(?: model \d+|, model not recorded)$/);
+    }
   });
 });
