@@ -72,6 +72,20 @@ describe('htmlPreview', () => {
     );
   });
 
+  it('shows no more tooltip text in all than its own length, so titles cannot carry the document past the cut', () => {
+    const title = 'Đ'.repeat(100);
+    const spans = `<span title="${title}">b</span>`.repeat(5);
+    const out = htmlPreview(`<p>${spans}${'c'.repeat(1000)}</p>`, 300);
+    expect(out.match(/title="/g)).toHaveLength(3);
+    expect(out).toBe(
+      `<p>${`<span title="${title}">b</span>`.repeat(3)}<span>b</span><span>b</span>${'c'.repeat(295)}…</p>`,
+    );
+    expect(htmlPreview(`<p title="${'t'.repeat(50)}">Một hai</p>`, 10)).toBe('<p>Một…</p>');
+    expect(
+      htmlPreview('<p><abbr title="Luật">L</abbr> và <abbr title="Nghị định">NĐ</abbr> nữa</p>', 800),
+    ).toBe('<p><abbr title="Luật">L</abbr> và <abbr>N…</abbr></p>');
+  });
+
   it('drops links a browser would run, however the scheme is written, and what submits, takes input, loads or redirects', () => {
     const links = [
       'java&#9;script:alert(1)',

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { keepsAttribute } from './preview-attributes';
+import { keepsAttribute, TEXT_ATTRIBUTES } from './preview-attributes';
 
 const VOID = new Set([
   'area',
@@ -80,7 +80,8 @@ function pastVisible(chars: readonly string[], n: number): number {
  * whole of it, since a preview stands for a field the plan does not get: a document whose visible
  * text (white space aside) fits in `maxChars` shows its first half. Tags balanced, entities
  * re-escaped, never a split UTF-16 surrogate pair; scripts, styles and embedded content dropped,
- * form controls unwrapped, and of attributes only layout and plain links kept (preview-attributes.ts).
+ * form controls unwrapped, and of attributes only layout and plain links kept (preview-attributes.ts),
+ * with no more tooltip and replacement text in all than `maxChars` characters.
  */
 export function htmlPreview(html: string, maxChars: number): string {
   const first = textPrefix(html, maxChars, true);
@@ -135,6 +136,15 @@ function textPrefix(html: string, maxChars: number, countBlank: boolean): Prefix
   let done = false;
   let cut = false;
   let dropDepth = 0;
+  /** Characters of kept text attributes the preview may still show (TEXT_ATTRIBUTES). */
+  let attributeText = maxChars;
+  const withinAttributeText = (name: string, value: string): boolean => {
+    if (!TEXT_ATTRIBUTES.has(name)) return true;
+    const n = Array.from(value).length;
+    if (n > attributeText) return false;
+    attributeText -= n;
+    return true;
+  };
   const open: string[] = [];
   const parser = new Parser(
     {
@@ -146,7 +156,7 @@ function textPrefix(html: string, maxChars: number, countBlank: boolean): Prefix
         }
         if (done || UNWRAP.has(name)) return;
         const attrs = Object.entries(attribs)
-          .filter(([k, v]) => keepsAttribute(name, k, v))
+          .filter(([k, v]) => keepsAttribute(name, k, v) && withinAttributeText(k, v))
           .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
           .join('');
         out += `<${name}${attrs}>`;

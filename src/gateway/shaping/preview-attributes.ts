@@ -28,6 +28,13 @@ const KEPT = new Set([
   'datetime',
 ]);
 
+/**
+ * Kept attributes whose values are text a reader sees (a tooltip, a replacement text): a preview
+ * shows no more of it in all than its own length in characters, or a document could pass its text
+ * to the plan without it through them.
+ */
+export const TEXT_ATTRIBUTES = new Set(['title', 'alt', 'abbr']);
+
 /** Links, on the elements that link: `<base href>` would move every relative link of the page. */
 const URL_ATTRIBUTES = new Map([
   ['href', new Set(['a'])],
