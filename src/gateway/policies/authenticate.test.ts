@@ -223,6 +223,11 @@ describe('authenticate: security', () => {
       expect(access.length).toBe(2);
       expect(JSON.stringify(lines)).not.toContain(key);
       expect(access[0]).toMatchObject({ status: 401, id: '[api key]' });
+      // With a key in the query string too, the id is still replaced before the access line.
+      const both = await request(logged.gw.app).get(`/v1/legal-documents/${key}?api_key=${key}`);
+      expect(both.status).toBe(401);
+      expect(lines.filter((l) => l.msg === 'request').at(-1)).toMatchObject({ status: 401, id: '[api key]' });
+      expect(JSON.stringify(lines)).not.toContain(key);
     } finally {
       await logged.close();
     }

@@ -1,6 +1,5 @@
 // node's global `performance` is a getter run on every read: imported instead.
 import { performance } from 'node:perf_hooks';
-import { containsApiKey } from '../../accounts/api-keys';
 import type { RuntimeConfig } from '../../config/compile-config';
 import type { ApiError } from '../../errors/api-error';
 import type { Usage } from '../../metering/meter-store';
@@ -144,8 +143,8 @@ function observe(ctx: RequestContext, deps: GatewayDeps, out: Outcome, access: A
     key_id: ctx.principal?.key.id,
     plan: ctx.principal?.plan.name,
     dataset,
-    // A key sent as an id is refused (authenticate); it must not reach the log either.
-    id: ctx.route?.id !== undefined && containsApiKey(ctx.route.id) ? '[api key]' : ctx.route?.id,
+    // A key sent as an id arrives here as authenticate replaced it.
+    id: ctx.route?.id,
     status: out.status,
     code,
     param: out.error?.extras.param,
