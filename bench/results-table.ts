@@ -176,6 +176,7 @@ function kindLine(kind: string, rows: readonly RunRow[]): string {
 export function hostsMarkdown(rows: readonly RunRow[]): string {
   const byKind = new Map<string, RunRow[]>();
   for (const r of rows) byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), r]);
+  // Any kind missing its model or more sorts last; only one missing both is shown by CPU name instead.
   const unrecorded = (k: string): number => Number(k.includes(NOT_RECORDED));
   const kinds = [...byKind.keys()].sort(
     (a, b) => unrecorded(a) - unrecorded(b) || byKind.get(b)!.length - byKind.get(a)!.length,

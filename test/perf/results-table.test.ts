@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostsMarkdown, recordedRuns, runRow, runsMarkdown } from '../../bench/results-table';
-import type { RecordedRun } from '../../bench/results-table';
+import type { RecordedRun, RunRow } from '../../bench/results-table';
 
 function run(over: Partial<RecordedRun> & { dc: number; added: number[] }): RecordedRun {
   const sorted = [...over.added].sort((a, b) => a - b);
@@ -162,6 +162,25 @@ describe('the table of recorded bench runs', () => {
       '| AMD EPYC, family and model not recorded | 1 | 15,000 | 0.6 | 0 (0 %) | 0 (0 %) | 0 (0 %) |',
       '| **all** | 4 | 15,000 | 0.6–0.75 | 2 (50 %) | 2 (50 %) | 1 (25 %) |',
     ]);
+  });
+
+  it('sums a host missing only its model after every fully named host, yet under its own name', () => {
+    const at = (file: string, kind: string): RunRow => ({
+      ...runRow(file, run({ dc: 0.75, added: [2] })),
+      kind,
+    });
+    const rows = [
+      at('a', 'AMD family 25, model not recorded'),
+      at('b', 'AMD family 25, model not recorded'),
+      at('c', 'Intel family 6 model 167'),
+    ];
+    expect(
+      hostsMarkdown(rows)
+        .split('\n')
+        .slice(2, 4)
+        .map((l) => l.split(' | ')[0]),
+    ).toEqual(['| Intel family 6 model 167', '| AMD family 25, model not recorded']);
+    expect(runsMarkdown(rows)).toContain('| AMD family 25, model not recorded |');
   });
 
   it('names in host-kinds.json only runs on record, each by vendor, family and model as the bench writes them', () => {
