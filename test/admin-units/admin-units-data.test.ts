@@ -1,6 +1,6 @@
 import { readAdminUnitsSource } from '../../src/upstreams/admin-units/admin-units-source';
 import { reconcileAdminUnits } from '../../src/upstreams/admin-units/admin-units-reconcile';
-import type { AdminUnitsData } from '../../src/upstreams/admin-units/admin-units-reconcile';
+import type { AdminUnitsData } from '../../src/upstreams/admin-units/admin-units-rows';
 import { spellingKey, splitUnitName, tidyFullName } from '../../src/upstreams/admin-units/unit-names';
 import { projectRoot } from '../../src/util/project-root';
 

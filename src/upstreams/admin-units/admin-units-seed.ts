@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../../db/db';
 import { insertRows } from '../../upstream-kit';
 import { projectRoot } from '../../util/project-root';
 import { reconcileAdminUnits } from './admin-units-reconcile';
-import type { AdminUnitsData, LegacyUnitRow, LinkRow, NewUnitRow } from './admin-units-reconcile';
+import type { AdminUnitsData, LegacyUnitRow, LinkRow, NewUnitRow } from './admin-units-rows';
 import { readAdminUnitsSource } from './admin-units-source';
 
 const NEW_COLUMNS = [
