@@ -1,6 +1,6 @@
 // Every recorded run of the gateway bench as one markdown table, read from bench/results/, and a
 // summary of them by kind of host: the record's tables come from here rather than being copied by hand.
-//   npx tsx bench/results-table.ts [--since=2026-11-25T09] [--by-host]
+//   npx tsx bench/results-table.ts [--since=2026-11-25T09] [--by-host | --by-node]
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './gateway-setup';
@@ -30,6 +30,8 @@ export interface RunRow {
   /** The host's vendor, family and model: the run's own record, else host-kinds.json's, else its CPU's name. */
   kind: string;
   revision: string;
+  /** "Node 20", from the run's record; "Node not recorded" for runs before the bench wrote it. */
+  node: string;
   /**
    * The heap the gateway had (the host's, or a replica's from step 19 on), any diagnostic flags, and
    * the open loop's first warm-up when it had one (step 25).
@@ -95,6 +97,7 @@ export function runRow(
     cpu,
     kind: run.machine.cpu_kind ?? kinds[file] ?? `${cpu}${UNRECORDED_SUFFIX}`,
     revision: run.revision ?? '—',
+    node: `Node ${nodeMajor(run.machine.node) ?? 'not recorded'}`,
     ranWith: ranWith(run, usualNodeMajor ?? nodeMajor(run.machine.node)),
     directRps: run.results.find((r) => r.id === 'a')?.rps ?? null,
     dc,
@@ -163,7 +166,7 @@ const span = (xs: readonly number[]): string => {
 
 const share = (n: number, of: number): string => `${n} (${Math.round((100 * n) / of)} %)`;
 
-function kindLine(kind: string, rows: readonly RunRow[]): string {
+function summaryLine(kind: string, rows: readonly RunRow[]): string {
   const dcs = rows.flatMap((r) => (r.dc === null ? [] : [r.dc]));
   const direct = rows.flatMap((r) => (r.directRps === null ? [] : [r.directRps]));
   const dcMet = rows.filter((r) => r.dc !== null && r.dc >= TARGET_DC).length;
@@ -172,25 +175,50 @@ function kindLine(kind: string, rows: readonly RunRow[]): string {
   return `| ${kind} | ${rows.length} | ${span(direct)} | ${span(dcs)} | ${share(dcMet, rows.length)} | ${share(tailMet, rows.length)} | ${share(both, rows.length)} |`;
 }
 
+function summaryTable(
+  title: string,
+  groups: ReadonlyMap<string, readonly RunRow[]>,
+  order: string[],
+): string {
+  return [
+    `| ${title} | runs | (a) req/s | d/c | d/c ≥ ${TARGET_DC} | p99 added ≤ ${TARGET_P99_ADDED_MS} ms | both |`,
+    '|---|---:|---|---|---:|---:|---:|',
+    ...order.map((k) => summaryLine(k, groups.get(k)!)),
+    summaryLine('**all**', [...groups.values()].flat()),
+  ].join('\n');
+}
+
+function groupBy(rows: readonly RunRow[], keyOf: (r: RunRow) => string): Map<string, RunRow[]> {
+  const groups = new Map<string, RunRow[]>();
+  for (const r of rows) groups.set(keyOf(r), [...(groups.get(keyOf(r)) ?? []), r]);
+  return groups;
+}
+
 /** The runs by kind of host, most runs first (hosts not recorded last), with how often each target held. */
 export function hostsMarkdown(rows: readonly RunRow[]): string {
-  const byKind = new Map<string, RunRow[]>();
-  for (const r of rows) byKind.set(r.kind, [...(byKind.get(r.kind) ?? []), r]);
+  const byKind = groupBy(rows, (r) => r.kind);
   // Any kind missing its model or more sorts last; only one missing both is shown by CPU name instead.
   const unrecorded = (k: string): number => Number(k.includes(NOT_RECORDED));
   const kinds = [...byKind.keys()].sort(
     (a, b) => unrecorded(a) - unrecorded(b) || byKind.get(b)!.length - byKind.get(a)!.length,
   );
-  return [
-    `| host (vendor, family, model) | runs | (a) req/s | d/c | d/c ≥ ${TARGET_DC} | p99 added ≤ ${TARGET_P99_ADDED_MS} ms | both |`,
-    '|---|---:|---|---|---:|---:|---:|',
-    ...kinds.map((k) => kindLine(k, byKind.get(k)!)),
-    kindLine('**all**', rows),
-  ].join('\n');
+  return summaryTable('host (vendor, family, model)', byKind, kinds);
+}
+
+/** The runs by the Node major (d) ran on, most runs first, with how often each target held. */
+export function nodesMarkdown(rows: readonly RunRow[]): string {
+  const byNode = groupBy(rows, (r) => r.node);
+  const nodes = [...byNode.keys()].sort((a, b) => byNode.get(b)!.length - byNode.get(a)!.length);
+  return summaryTable('Node', byNode, nodes);
 }
 
 if (require.main === module) {
   const since = process.argv.find((a) => a.startsWith('--since='))?.slice('--since='.length) ?? '';
   const rows = recordedRuns(join(ROOT, 'bench', 'results'), since);
-  console.log(process.argv.includes('--by-host') ? hostsMarkdown(rows) : runsMarkdown(rows));
+  const summary = process.argv.includes('--by-host')
+    ? hostsMarkdown
+    : process.argv.includes('--by-node')
+      ? nodesMarkdown
+      : runsMarkdown;
+  console.log(summary(rows));
 }

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hostsMarkdown, recordedRuns, runRow, runsMarkdown } from '../../bench/results-table';
+import { hostsMarkdown, nodesMarkdown, recordedRuns, runRow, runsMarkdown } from '../../bench/results-table';
 import type { RecordedRun, RunRow } from '../../bench/results-table';
 
 function run(over: Partial<RecordedRun> & { dc: number; added: number[] }): RecordedRun {
@@ -181,6 +181,28 @@ describe('the table of recorded bench runs', () => {
         .map((l) => l.split(' | ')[0]),
     ).toEqual(['| Intel family 6 model 167', '| AMD family 25, model not recorded']);
     expect(runsMarkdown(rows)).toContain('| AMD family 25, model not recorded |');
+  });
+
+  it('sums the runs by the Node major they ran on, most runs first, a run without its Node apart', () => {
+    const on = (node: string | undefined, dc: number, added: number): RecordedRun => ({
+      ...run({ dc, added: [added] }),
+      machine: { cpu_model: 'AMD EPYC', ...(node ? { node } : {}) },
+    });
+    const rows = [
+      runRow('a', on('v26.12.1', 0.75, 3)),
+      runRow('b', on('v20.20.2', 0.65, 2)),
+      runRow('c', on('v20.19.0', 0.72, 9)),
+      runRow('d', on(undefined, 0.8, 1)),
+    ];
+    expect(rows.map((r) => r.node)).toEqual(['Node 26', 'Node 20', 'Node 20', 'Node not recorded']);
+    const lines = nodesMarkdown(rows).split('\n');
+    expect(lines[0]).toMatch(/^\| Node \| runs \|/);
+    expect(lines.slice(2)).toEqual([
+      '| Node 20 | 2 | 15,000 | 0.65–0.72 | 1 (50 %) | 1 (50 %) | 0 (0 %) |',
+      '| Node 26 | 1 | 15,000 | 0.75 | 1 (100 %) | 1 (100 %) | 1 (100 %) |',
+      '| Node not recorded | 1 | 15,000 | 0.8 | 1 (100 %) | 1 (100 %) | 1 (100 %) |',
+      '| **all** | 4 | 15,000 | 0.65–0.8 | 3 (75 %) | 3 (75 %) | 2 (50 %) |',
+    ]);
   });
 
   it('names in host-kinds.json only runs on record, each by vendor, family and model as the bench writes them', () => {
