@@ -1,5 +1,5 @@
 // Every recorded run of the gateway bench as one markdown table, read from bench/results/, and a
-// summary of them by kind of host: the record's tables come from here rather than being copied by hand.
+// summary of them by kind of host or by Node major: the record's tables come from here, not copied by hand.
 //   npx tsx bench/results-table.ts [--since=2026-11-25T09] [--by-host | --by-node]
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -178,7 +178,7 @@ function summaryLine(kind: string, rows: readonly RunRow[]): string {
 function summaryTable(
   title: string,
   groups: ReadonlyMap<string, readonly RunRow[]>,
-  order: string[],
+  order: readonly string[],
 ): string {
   return [
     `| ${title} | runs | (a) req/s | d/c | d/c ≥ ${TARGET_DC} | p99 added ≤ ${TARGET_P99_ADDED_MS} ms | both |`,
