@@ -58,21 +58,20 @@ const nodeMajor = (version: string | undefined): string | undefined => /^v?(\d+)
 
 /**
  * What the run's notes say (d) ran with beyond the product's own flags, its Node when that is not
- * the major most runs used, and the open loop's first warm-up when the run had one.
+ * the major most runs used (`otherNode`), and the open loop's first warm-up when the run had one.
  */
-function ranWith(run: RecordedRun, usualNodeMajor: string | undefined): string {
+function ranWith(run: RecordedRun, otherNode: boolean): string {
   const notes = run.notes ?? [];
   const firstWarmupS = run.open_loop?.first_warmup_s;
   const heap = notes.some((n) => n.includes('--max-old-space-size=')) ? 'replica heap' : 'host heap';
   const node = run.machine.node;
-  const otherNode =
-    node !== undefined && nodeMajor(node) !== usualNodeMajor ? [`Node ${node.replace(/^v/, '')}`] : [];
+  const nodeNamed = node !== undefined && otherNode ? [`Node ${node.replace(/^v/, '')}`] : [];
   const extra = notes.flatMap((n) => {
     const m = /flags as well: (.+)$/.exec(n) ?? /ran with (\S+) as well/.exec(n);
     return m ? [m[1]!] : [];
   });
   const warmup = firstWarmupS ? [`open loop after ${firstWarmupS} s first`] : [];
-  return [heap, ...otherNode, ...extra, ...warmup].join(', ');
+  return [heap, ...nodeNamed, ...extra, ...warmup].join(', ');
 }
 
 /**
@@ -91,14 +90,15 @@ export function runRow(
   const dc = run.ratios['d/c'] ?? null;
   const p99Added = open?.p99_added_ms ?? null;
   const cpu = run.machine.cpu_model.replace(/\(R\)/g, '').replace(/ Processor.*$/, '');
+  const major = nodeMajor(run.machine.node);
   return {
     file,
     date: run.date.slice(0, 16).replace('T', ' '),
     cpu,
     kind: run.machine.cpu_kind ?? kinds[file] ?? `${cpu}${UNRECORDED_SUFFIX}`,
     revision: run.revision ?? '—',
-    node: `Node ${nodeMajor(run.machine.node) ?? 'not recorded'}`,
-    ranWith: ranWith(run, usualNodeMajor ?? nodeMajor(run.machine.node)),
+    node: `Node ${major ?? 'not recorded'}`,
+    ranWith: ranWith(run, major !== (usualNodeMajor ?? major)),
     directRps: run.results.find((r) => r.id === 'a')?.rps ?? null,
     dc,
     dcRange: dcRounds.length > 1 ? `${Math.min(...dcRounds)}–${Math.max(...dcRounds)}` : '—',
@@ -175,41 +175,49 @@ function summaryLine(kind: string, rows: readonly RunRow[]): string {
   return `| ${kind} | ${rows.length} | ${span(direct)} | ${span(dcs)} | ${share(dcMet, rows.length)} | ${share(tailMet, rows.length)} | ${share(both, rows.length)} |`;
 }
 
+/**
+ * The runs summed by `keyOf`, with how often each target held: `before` orders the groups where it
+ * tells them apart, most runs first otherwise.
+ */
 function summaryTable(
   title: string,
-  groups: ReadonlyMap<string, readonly RunRow[]>,
-  order: readonly string[],
+  rows: readonly RunRow[],
+  keyOf: (r: RunRow) => string,
+  before: (a: string, b: string) => number = () => 0,
 ): string {
+  const groups = new Map<string, RunRow[]>();
+  for (const r of rows) {
+    const key = keyOf(r);
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
+  const order = [...groups.keys()].sort(
+    (a, b) => before(a, b) || groups.get(b)!.length - groups.get(a)!.length,
+  );
   return [
     `| ${title} | runs | (a) req/s | d/c | d/c ≥ ${TARGET_DC} | p99 added ≤ ${TARGET_P99_ADDED_MS} ms | both |`,
     '|---|---:|---|---|---:|---:|---:|',
     ...order.map((k) => summaryLine(k, groups.get(k)!)),
-    summaryLine('**all**', [...groups.values()].flat()),
+    summaryLine('**all**', rows),
   ].join('\n');
-}
-
-function groupBy(rows: readonly RunRow[], keyOf: (r: RunRow) => string): Map<string, RunRow[]> {
-  const groups = new Map<string, RunRow[]>();
-  for (const r of rows) groups.set(keyOf(r), [...(groups.get(keyOf(r)) ?? []), r]);
-  return groups;
 }
 
 /** The runs by kind of host, most runs first (hosts not recorded last), with how often each target held. */
 export function hostsMarkdown(rows: readonly RunRow[]): string {
-  const byKind = groupBy(rows, (r) => r.kind);
   // Any kind missing its model or more sorts last; only one missing both is shown by CPU name instead.
   const unrecorded = (k: string): number => Number(k.includes(NOT_RECORDED));
-  const kinds = [...byKind.keys()].sort(
-    (a, b) => unrecorded(a) - unrecorded(b) || byKind.get(b)!.length - byKind.get(a)!.length,
+  return summaryTable(
+    'host (vendor, family, model)',
+    rows,
+    (r) => r.kind,
+    (a, b) => unrecorded(a) - unrecorded(b),
   );
-  return summaryTable('host (vendor, family, model)', byKind, kinds);
 }
 
 /** The runs by the Node major (d) ran on, most runs first, with how often each target held. */
 export function nodesMarkdown(rows: readonly RunRow[]): string {
-  const byNode = groupBy(rows, (r) => r.node);
-  const nodes = [...byNode.keys()].sort((a, b) => byNode.get(b)!.length - byNode.get(a)!.length);
-  return summaryTable('Node', byNode, nodes);
+  return summaryTable('Node', rows, (r) => r.node);
 }
 
 if (require.main === module) {
