@@ -39,6 +39,8 @@ export interface AbOptions {
   /** B only: flags for node, and another log level (to measure a runtime setting, A = B's revision). */
   bNodeArgs?: string[];
   bLogLevel?: string;
+  /** B only: another node binary (to measure a runtime against the bench's own, A = B's revision). */
+  bNode?: string;
   /**
    * B only: environment variables set for it, an empty value leaving one out (`REDIS_URL=` runs B
    * on in-process counters: what the round trip to Redis costs on this host).
@@ -193,6 +195,11 @@ const tail = (r: AbRound): string =>
     : ` old generation ${signed(r.old_growth_b_per_req)} B/req (promoted ${r.promoted_b_per_req});`) +
   (r.major_gcs > 0 ? ` ${r.major_gcs} full GC;` : '');
 
+/** What `node -v` says of a binary (fails the run before any round if it is not one). */
+function nodeVersion(node: string): string {
+  return execFileSync(node, ['-v']).toString().trim();
+}
+
 export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
   console.log(`A: ${o.base} (${rev}); B: the working tree`);
@@ -220,8 +227,11 @@ export async function ab(o: AbOptions): Promise<void> {
       nice: SERVER_NICE,
       heapFlags: o.heapFlags,
       extraFlags: [...(o.bNodeArgs ?? []), ...traced],
+      node: o.bNode,
     });
     const growth = o.gcGrowth ? { a: new GcGrowth(a.logFile), b: new GcGrowth(b.logFile) } : undefined;
+    const nodes = { a: process.version, b: o.bNode ? nodeVersion(o.bNode) : process.version };
+    console.log(`node: A ${nodes.a}, B ${nodes.b}`);
     console.log(`node flags: A ${a.nodeFlags.join(' ') || '(none)'}; B ${b.nodeFlags.join(' ') || '(none)'}`);
     const headers = { 'x-api-key': await benchKey(b, o.secret) };
     const ta: LoadTarget = { url: `http://127.0.0.1:${a.port}${o.path}`, headers };
@@ -303,9 +313,10 @@ export async function ab(o: AbOptions): Promise<void> {
     const file = writeResults(kind, {
       date: new Date().toISOString(),
       machine: machine(),
-      a: { revision: o.base, commit: rev, node_flags: a.nodeFlags },
+      a: { revision: o.base, commit: rev, node: nodes.a, node_flags: a.nodeFlags },
       b: {
         tree: 'working tree',
+        node: nodes.b,
         node_flags: b.nodeFlags,
         log_level: o.bLogLevel,
         env: o.bEnv && describeEnv(o.bEnv),

@@ -23,7 +23,7 @@
 //        --ab=<revision> (the gateway built from <revision> against the working tree's, alternating
 //        rounds; --rounds, --duration, --warmup apply, and --fixed-rate=N makes them open-loop rounds
 //        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
-//        with node flags or another log level, --b-env=NAME=value,NAME2= with those environment
+//        with node flags or another log level, --b-node=<path> on another node binary, --b-env=NAME=value,NAME2= with those environment
 //        variables (an empty value leaves one out: --b-env=REDIS_URL= counts in-process); with
 //        --fixed-rate, --idle=S measures resumption after S idle seconds instead; --gc-growth runs
 //        both with --trace-gc-nvp and gives each round's old-generation growth per request,
@@ -319,6 +319,7 @@ async function main(): Promise<void> {
         aConfig: flag('a-config') !== undefined ? (root) => benchConfig(stubUrl, root) : undefined,
         bNodeArgs: flag('b-node-args')?.split(' ').filter(Boolean),
         bLogLevel: flag('b-log-level'),
+        bNode: flag('b-node'),
         bEnv: envChanges(flag('b-env')),
         heapFlags: heap.flags,
         keepLog: KEEP_LOG,

@@ -123,10 +123,14 @@ export interface ServerRun {
   nodeFlags?: string[];
 }
 
-/** node with these arguments, or run under a wrapper command (valgrind …) given as its argv. */
-function wrapped(wrapper: string[] | undefined, nodeArgs: string[]): [string, string[]] {
-  if (!wrapper || wrapper.length === 0) return [process.execPath, nodeArgs];
-  return [wrapper[0]!, [...wrapper.slice(1), process.execPath, ...nodeArgs]];
+/** node (the bench's own, or `node`) with these arguments, or run under a wrapper command (valgrind …) given as its argv. */
+function wrapped(
+  wrapper: string[] | undefined,
+  nodeArgs: string[],
+  node = process.execPath,
+): [string, string[]] {
+  if (!wrapper || wrapper.length === 0) return [node, nodeArgs];
+  return [wrapper[0]!, [...wrapper.slice(1), node, ...nodeArgs]];
 }
 
 /**
@@ -198,6 +202,8 @@ export interface GatewayOptions {
   wrapper?: string[];
   /** How long it may take to answer (a gateway under valgrind starts ≈ 20× slower). */
   startTimeoutMs?: number;
+  /** The node binary it runs on (default: the one running the bench; --ab's --b-node). */
+  node?: string;
 }
 
 /**
@@ -218,7 +224,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     ...(opts.extraFlags ?? []),
   ];
   const args = [...nodeFlags, join(opts.dist ?? DIST, 'main.js')];
-  const child = spawnChild(...onCpus(opts.cpus, ...wrapped(opts.wrapper, args), opts.nice), {
+  const child = spawnChild(...onCpus(opts.cpus, ...wrapped(opts.wrapper, args, opts.node), opts.nice), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
