@@ -195,7 +195,7 @@ const tail = (r: AbRound): string =>
     : ` old generation ${signed(r.old_growth_b_per_req)} B/req (promoted ${r.promoted_b_per_req});`) +
   (r.major_gcs > 0 ? ` ${r.major_gcs} full GC;` : '');
 
-/** What `node -v` says of a binary (fails the run before any round if it is not one). */
+/** What `node -v` says of a binary (fails the run before a gateway starts if it is not one). */
 function nodeVersion(node: string): string {
   return execFileSync(node, ['-v']).toString().trim();
 }
@@ -203,6 +203,7 @@ function nodeVersion(node: string): string {
 export async function ab(o: AbOptions): Promise<void> {
   const rev = execFileSync('git', ['rev-parse', '--short', o.base], { cwd: ROOT }).toString().trim();
   console.log(`A: ${o.base} (${rev}); B: the working tree`);
+  const nodes = { a: process.version, b: o.bNode ? nodeVersion(o.bNode) : process.version };
   const base = buildBase(o.base, o.note, o.aConfig);
   if (base.configDir) console.log(`A reads its revision's config (${o.base}:config)`);
   let a: Gateway | undefined;
@@ -230,7 +231,6 @@ export async function ab(o: AbOptions): Promise<void> {
       node: o.bNode,
     });
     const growth = o.gcGrowth ? { a: new GcGrowth(a.logFile), b: new GcGrowth(b.logFile) } : undefined;
-    const nodes = { a: process.version, b: o.bNode ? nodeVersion(o.bNode) : process.version };
     console.log(`node: A ${nodes.a}, B ${nodes.b}`);
     console.log(`node flags: A ${a.nodeFlags.join(' ') || '(none)'}; B ${b.nodeFlags.join(' ') || '(none)'}`);
     const headers = { 'x-api-key': await benchKey(b, o.secret) };

@@ -23,8 +23,9 @@
 //        --ab=<revision> (the gateway built from <revision> against the working tree's, alternating
 //        rounds; --rounds, --duration, --warmup apply, and --fixed-rate=N makes them open-loop rounds
 //        at N req/s with each one's p99; --b-node-args='--flag ...' and --b-log-level=L start B
-//        with node flags or another log level, --b-node=<path> on another node binary, --b-env=NAME=value,NAME2= with those environment
-//        variables (an empty value leaves one out: --b-env=REDIS_URL= counts in-process); with
+//        with node flags or another log level, --b-node=<path> on another node binary,
+//        --b-env=NAME=value,NAME2= with those environment variables (an empty value leaves one
+//        out: --b-env=REDIS_URL= counts in-process); with
 //        --fixed-rate, --idle=S measures resumption after S idle seconds instead; --gc-growth runs
 //        both with --trace-gc-nvp and gives each round's old-generation growth per request,
 //        bench/gc-growth.ts; --a-config runs A on its revision's config files, for a base older than

@@ -123,7 +123,10 @@ export interface ServerRun {
   nodeFlags?: string[];
 }
 
-/** node (the bench's own, or `node`) with these arguments, or run under a wrapper command (valgrind …) given as its argv. */
+/**
+ * `node` (default: the binary running the bench) with these arguments, or run under a wrapper
+ * command (valgrind …) given as its argv.
+ */
 function wrapped(
   wrapper: string[] | undefined,
   nodeArgs: string[],
