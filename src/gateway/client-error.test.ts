@@ -6,46 +6,63 @@ import { answerClientErrors } from './client-error';
 
 let server: Server;
 let port: number;
+// Without the short timeouts: where an answer is held back on purpose, a pause of the test
+// process must not let the connection checker close the connection first.
+let patient: Server;
+let patientPort: number;
+
+/** The app's stand-in behind answerClientErrors, with the server's timeouts given. */
+function serve(timeouts: {
+  connectionsCheckingInterval: number;
+  headersTimeout: number;
+  requestTimeout: number;
+}): Server {
+  return answerClientErrors(
+    createServer(timeouts, (req, res) => {
+      // /slow/… stands for a request still waiting on its upstream when the next bytes come.
+      const body = JSON.stringify({ success: true, url: req.url });
+      const answer = () =>
+        res
+          .writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
+          .end(body);
+      if (req.url?.startsWith('/slow/')) setTimeout(answer, 150);
+      // /read/… waits for the whole body, as the admin API's JSON parser does.
+      else if (req.url?.startsWith('/read/')) req.on('end', answer).resume();
+      // /begun/… starts its answer at once and ends it when the body has come.
+      else if (req.url?.startsWith('/begun/')) {
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+        });
+        res.write(body.slice(0, 5));
+        req.on('end', () => res.end(body.slice(5))).resume();
+      } else answer();
+    }),
+  );
+}
+
+async function listen(s: Server): Promise<number> {
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return (s.address() as AddressInfo).port;
+}
 
 beforeAll(async () => {
-  server = answerClientErrors(
-    createServer(
-      { connectionsCheckingInterval: 50, headersTimeout: 200, requestTimeout: 300 },
-      (req, res) => {
-        // /slow/… stands for a request still waiting on its upstream when the next bytes come.
-        const body = JSON.stringify({ success: true, url: req.url });
-        const answer = () =>
-          res
-            .writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
-            .end(body);
-        if (req.url?.startsWith('/slow/')) setTimeout(answer, 150);
-        // /read/… waits for the whole body, as the admin API's JSON parser does.
-        else if (req.url?.startsWith('/read/')) req.on('end', answer).resume();
-        // /begun/… starts its answer at once and ends it when the body has come.
-        else if (req.url?.startsWith('/begun/')) {
-          res.writeHead(200, {
-            'Content-Type': 'application/json',
-            'Content-Length': Buffer.byteLength(body),
-          });
-          res.write(body.slice(0, 5));
-          req.on('end', () => res.end(body.slice(5))).resume();
-        } else answer();
-      },
-    ),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  server = serve({ connectionsCheckingInterval: 50, headersTimeout: 200, requestTimeout: 300 });
+  patient = serve({ connectionsCheckingInterval: 1_000, headersTimeout: 60_000, requestTimeout: 60_000 });
+  [port, patientPort] = await Promise.all([listen(server), listen(patient)]);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  for (const s of [server, patient]) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
 });
 
 /** Writes raw bytes on a new connection and returns everything the server sent before it closed. */
-function exchange(raw: string): Promise<string> {
+function exchange(raw: string, at = port): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(at, '127.0.0.1');
     let got = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (got += chunk));
@@ -143,7 +160,7 @@ describe('requests the HTTP parser rejects', () => {
       get('/slow/1') +
       get('/slow/2') +
       `GET /v1/me HTTP/1.1\r\nHost: x\r\nX-Foo: ${'b'.repeat(17_000)}\r\n\r\n`;
-    const [first, second, last, ...more] = parseAll(await exchange(raw));
+    const [first, second, last, ...more] = parseAll(await exchange(raw, patientPort));
     expect([first?.status, first?.body, second?.status, second?.body, more]).toEqual([
       200,
       { success: true, url: '/slow/1' },
@@ -182,7 +199,7 @@ describe('requests the HTTP parser rejects', () => {
   it('CONNECT after a request still in flight on the connection comes after its answer', async () => {
     const raw =
       'GET /slow/c HTTP/1.1\r\nHost: x\r\n\r\nCONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n';
-    const [answer, refusal, ...more] = parseAll(await exchange(raw));
+    const [answer, refusal, ...more] = parseAll(await exchange(raw, patientPort));
     expect([answer?.status, answer?.body, refusal?.status, more]).toEqual([
       200,
       { success: true, url: '/slow/c' },
