@@ -176,7 +176,9 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
     await waitForReady(blocker);
     expect(await closed.reserve(input('acc_late'))).toMatchObject({ ok: true, usage: { daily: 1 } });
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '1');
+    // As long as the other stalls here: a pause of the test process before the reserves are sent
+    // must not let Redis wake in time to answer them.
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
     await new Promise((r) => setTimeout(r, 50));
     // Three calls opening one document's full text: the first would add it to the day's set.
     const opening = (): ReserveInput => ({ ...input('acc_late'), fullText: { docId: 'ld:vb_1', cap: 5 } });
@@ -206,7 +208,9 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     const opening = (docId: string): ReserveInput => ({ ...input('acc_cap'), fullText: { docId, cap: 1 } });
     expect(await closed.reserve(opening('ld:vb_1'))).toMatchObject({ ok: true, fullTextAdded: true });
     expect(await closed.reserve(input('acc_cap'))).toMatchObject({ ok: true, usage: { daily: 2 } });
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '1');
+    // As long as the other stalls here: a pause of the test process before the reserves are sent
+    // must not let Redis wake in time to answer them.
+    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
     await new Promise((r) => setTimeout(r, 50));
     // A new document over the cap (only rate slots), and a charge (day and month, no rate slot).
     const charge: ReserveInput = {

@@ -91,7 +91,9 @@ describe('gateway.yaml store_timeout_ms', () => {
   const redis = onPrivateRedis({ store_failure: 'closed', store_timeout_ms: 4_000 });
 
   test('a Redis stall shorter than the setting is waited out: the reserve counts instead of failing at 500 ms', async () => {
-    await duringStall(redis.server(), 1, async () => {
+    // 2 s (under the 4 s setting): the reserve still waits ≥ 700 ms after a pause of the test
+    // process of up to a second before it is sent.
+    await duringStall(redis.server(), 2, async () => {
       const t0 = Date.now();
       const result = await reserveOne(redis.stores(), 'acc_slow');
       expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
