@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { Server, ServerOptions } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { answerClientErrors } from './client-error';
@@ -12,11 +12,7 @@ let patient: Server;
 let patientPort: number;
 
 /** The app's stand-in behind answerClientErrors, with the server's timeouts given. */
-function serve(timeouts: {
-  connectionsCheckingInterval: number;
-  headersTimeout: number;
-  requestTimeout: number;
-}): Server {
+function serve(timeouts: ServerOptions): Server {
   return answerClientErrors(
     createServer(timeouts, (req, res) => {
       // /slow/… stands for a request still waiting on its upstream when the next bytes come.

@@ -11,6 +11,11 @@ import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
 import { PrivateRedis, eventually } from '../support/private-redis';
 
 const LIMITS = { perSecond: 1000, perMinute: 10_000, daily: 1000, monthly: 10_000 };
+/**
+ * How long each test's Redis stall lasts: far longer than any deadline here, so a pause of the test
+ * process before its calls are sent cannot let Redis wake in time to answer them.
+ */
+const STALL_SECONDS = '3';
 let seq = 0;
 const input = (accountId: string): ReserveInput => ({
   accountId,
@@ -127,9 +132,7 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     await waitForReady(blocker);
     expect((await open.reserve(input('acc_t'))).ok).toBe(true);
 
-    // Redis sleeps far longer than any deadline here, so a pause of the test process cannot let it
-    // answer in time.
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
+    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
     await new Promise((r) => setTimeout(r, 50));
     expect(await open.reserve(input('acc_t'))).toMatchObject({ ok: true, usage: { daily: 1 } });
     expect(changes).toEqual([true]);
@@ -154,7 +157,7 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     await waitForReady(blocker);
     expect((await open.reserve(input('acc_d'))).ok).toBe(true);
 
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
+    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
     await new Promise((r) => setTimeout(r, 50));
     const t0 = Date.now();
     expect(await open.reserve(input('acc_d'))).toMatchObject({ ok: true, usage: { daily: 1 } });
@@ -176,9 +179,7 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
     await waitForReady(blocker);
     expect(await closed.reserve(input('acc_late'))).toMatchObject({ ok: true, usage: { daily: 1 } });
-    // As long as the other stalls here: a pause of the test process before the reserves are sent
-    // must not let Redis wake in time to answer them.
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
+    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
     await new Promise((r) => setTimeout(r, 50));
     // Three calls opening one document's full text: the first would add it to the day's set.
     const opening = (): ReserveInput => ({ ...input('acc_late'), fullText: { docId: 'ld:vb_1', cap: 5 } });
@@ -208,9 +209,7 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     const opening = (docId: string): ReserveInput => ({ ...input('acc_cap'), fullText: { docId, cap: 1 } });
     expect(await closed.reserve(opening('ld:vb_1'))).toMatchObject({ ok: true, fullTextAdded: true });
     expect(await closed.reserve(input('acc_cap'))).toMatchObject({ ok: true, usage: { daily: 2 } });
-    // As long as the other stalls here: a pause of the test process before the reserves are sent
-    // must not let Redis wake in time to answer them.
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
+    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
     await new Promise((r) => setTimeout(r, 50));
     // A new document over the cap (only rate slots), and a charge (day and month, no rate slot).
     const charge: ReserveInput = {
@@ -284,7 +283,7 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
     await waitForReady(blocker);
     // Both calls must fail at their 200 ms deadline; Redis wakes at 3 s, long after the second is sent.
-    const sleeping = blocker.call('DEBUG', 'SLEEP', '3');
+    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
     await new Promise((r) => setTimeout(r, 50));
     const w = input('acc_d').windows;
     await expect(closed.peek('acc_d', w)).rejects.toBeInstanceOf(StoreUnavailableError);
