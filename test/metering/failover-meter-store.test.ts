@@ -15,7 +15,7 @@ const LIMITS = { perSecond: 1000, perMinute: 10_000, daily: 1000, monthly: 10_00
  * How long each test's Redis stall lasts: far longer than any deadline here, so a pause of the test
  * process before its calls are sent cannot let Redis wake in time to answer them.
  */
-const STALL_SECONDS = '3';
+const STALL_SECONDS = 3;
 let seq = 0;
 const input = (accountId: string): ReserveInput => ({
   accountId,
@@ -128,15 +128,12 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
   it('open: falls back on a command timeout and probes its way back when Redis answers again', async () => {
     const changes: boolean[] = [];
     const open = make('open', changes);
-    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
-    await waitForReady(blocker);
     expect((await open.reserve(input('acc_t'))).ok).toBe(true);
 
-    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await open.reserve(input('acc_t'))).toMatchObject({ ok: true, usage: { daily: 1 } });
-    expect(changes).toEqual([true]);
-    await sleeping;
+    await server.stall(STALL_SECONDS, async () => {
+      expect(await open.reserve(input('acc_t'))).toMatchObject({ ok: true, usage: { daily: 1 } });
+      expect(changes).toEqual([true]);
+    });
 
     await eventually(async () => {
       await open.reserve(input('acc_t'));
@@ -146,46 +143,38 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     // The timed-out script still ran once Redis woke up: a timeout is "unknown", not "not counted".
     const back = await open.reserve(input('acc_t'));
     expect(await redis.get(`f:{acc_t}:d:${input('acc_t').windows.dayKey}`)).toBe(String(back.usage.daily));
-    blocker.disconnect();
     await open.close();
   });
 
   it("open: falls back at the store's own deadline when the client has no command timeout", async () => {
     const changes: boolean[] = [];
     const { bare, store: open } = await withoutClientTimeout('open', changes);
-    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
-    await waitForReady(blocker);
     expect((await open.reserve(input('acc_d'))).ok).toBe(true);
 
-    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
-    await new Promise((r) => setTimeout(r, 50));
-    const t0 = Date.now();
-    expect(await open.reserve(input('acc_d'))).toMatchObject({ ok: true, usage: { daily: 1 } });
-    expect(Date.now() - t0).toBeLessThan(1_500); // the 200 ms deadline, not Redis waking up at 3 s
-    expect(changes).toEqual([true]);
-    await sleeping;
+    await server.stall(STALL_SECONDS, async () => {
+      const t0 = Date.now();
+      expect(await open.reserve(input('acc_d'))).toMatchObject({ ok: true, usage: { daily: 1 } });
+      expect(Date.now() - t0).toBeLessThan(1_500); // the 200 ms deadline, not Redis waking up at 3 s
+      expect(changes).toEqual([true]);
+    });
     await eventually(async () => {
       await open.reserve(input('acc_d'));
       return !open.fallbackActive();
     });
     expect(changes).toEqual([true, false]);
-    blocker.disconnect();
     bare.disconnect();
     await open.close();
   });
 
   it('closed: a reserve refused at its deadline is undone when Redis runs it after a stall, so the 503 costs nothing', async () => {
     const { bare, store: closed } = await withoutClientTimeout('closed');
-    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
-    await waitForReady(blocker);
     expect(await closed.reserve(input('acc_late'))).toMatchObject({ ok: true, usage: { daily: 1 } });
-    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
-    await new Promise((r) => setTimeout(r, 50));
-    // Three calls opening one document's full text: the first would add it to the day's set.
-    const opening = (): ReserveInput => ({ ...input('acc_late'), fullText: { docId: 'ld:vb_1', cap: 5 } });
-    const refused = await Promise.allSettled([1, 2, 3].map(() => closed.reserve(opening())));
-    expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    await sleeping;
+    await server.stall(STALL_SECONDS, async () => {
+      // Three calls opening one document's full text: the first would add it to the day's set.
+      const opening = (): ReserveInput => ({ ...input('acc_late'), fullText: { docId: 'ld:vb_1', cap: 5 } });
+      const refused = await Promise.allSettled([1, 2, 3].map(() => closed.reserve(opening())));
+      expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    });
     // Redis ran the three reserves when it woke up; each was given back: calls, quota, the document.
     const w = input('acc_late').windows;
     const key = `f:{acc_late}:d:${w.dayKey}`;
@@ -196,29 +185,25 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
       ok: true,
       usage: { daily: 2, monthly: 2 },
     });
-    blocker.disconnect();
     bare.disconnect();
     await closed.close();
   });
 
   it('closed: a capped reserve Redis runs after a stall gives back nothing it did not take, and a charge run late is given back', async () => {
     const { bare, store: closed } = await withoutClientTimeout('closed');
-    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
-    await waitForReady(blocker);
     // Two calls counted, and the day's one full-text document opened.
     const opening = (docId: string): ReserveInput => ({ ...input('acc_cap'), fullText: { docId, cap: 1 } });
     expect(await closed.reserve(opening('ld:vb_1'))).toMatchObject({ ok: true, fullTextAdded: true });
     expect(await closed.reserve(input('acc_cap'))).toMatchObject({ ok: true, usage: { daily: 2 } });
-    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
-    await new Promise((r) => setTimeout(r, 50));
-    // A new document over the cap (only rate slots), and a charge (day and month, no rate slot).
-    const charge: ReserveInput = {
-      ...input('acc_cap'),
-      limits: { perSecond: 0, perMinute: 0, daily: 100, monthly: 100 },
-    };
-    const refused = await Promise.allSettled([closed.reserve(opening('ld:vb_2')), closed.reserve(charge)]);
-    expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    await sleeping;
+    await server.stall(STALL_SECONDS, async () => {
+      // A new document over the cap (only rate slots), and a charge (day and month, no rate slot).
+      const charge: ReserveInput = {
+        ...input('acc_cap'),
+        limits: { perSecond: 0, perMinute: 0, daily: 100, monthly: 100 },
+      };
+      const refused = await Promise.allSettled([closed.reserve(opening('ld:vb_2')), closed.reserve(charge)]);
+      expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    });
     const w = input('acc_cap').windows;
     // The charge ran late and was given back (one refund marker); the capped reserve took no call
     // to give back, and gave none.
@@ -228,7 +213,6 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     expect(await redis.get(`f:{acc_cap}:d:${w.dayKey}`)).toBe('2');
     expect(await redis.get(`f:{acc_cap}:mo:${w.monthKey}`)).toBe('2');
     expect(await redis.smembers(`f:{acc_cap}:ft:${w.dayKey}`)).toEqual(['ld:vb_1']);
-    blocker.disconnect();
     bare.disconnect();
     await closed.close();
   });
@@ -280,18 +264,14 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
 
   it("closed: the store's own deadline also bounds peeks and pipelines", async () => {
     const { bare, store: closed } = await withoutClientTimeout('closed');
-    const blocker = createRedisClient(server.url, { commandTimeoutMs: 5000 });
-    await waitForReady(blocker);
     // Both calls must fail at their 200 ms deadline; Redis wakes at 3 s, long after the second is sent.
-    const sleeping = blocker.call('DEBUG', 'SLEEP', STALL_SECONDS);
-    await new Promise((r) => setTimeout(r, 50));
-    const w = input('acc_d').windows;
-    await expect(closed.peek('acc_d', w)).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(closed.recordAndCount('acc_d', 'legal', w.dayKey, ['x'], [w.dayKey])).rejects.toBeInstanceOf(
-      StoreUnavailableError,
-    );
-    await sleeping;
-    blocker.disconnect();
+    await server.stall(STALL_SECONDS, async () => {
+      const w = input('acc_d').windows;
+      await expect(closed.peek('acc_d', w)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(
+        closed.recordAndCount('acc_d', 'legal', w.dayKey, ['x'], [w.dayKey]),
+      ).rejects.toBeInstanceOf(StoreUnavailableError);
+    });
     bare.disconnect();
     await closed.close();
   });

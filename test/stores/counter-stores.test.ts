@@ -41,20 +41,6 @@ function onPrivateRedis(gateway: Record<string, unknown>): {
   return { server: () => server, stores: () => stores };
 }
 
-/** Runs fn while Redis sleeps for `seconds` (DEBUG SLEEP from another connection). */
-async function duringStall(server: PrivateRedis, seconds: number, fn: () => Promise<void>): Promise<void> {
-  const blocker = createRedisClient(server.url, { commandTimeoutMs: 10_000 });
-  await waitForReady(blocker);
-  const sleeping = blocker.call('DEBUG', 'SLEEP', String(seconds));
-  try {
-    await new Promise((r) => setTimeout(r, 50));
-    await fn();
-  } finally {
-    await sleeping;
-    blocker.disconnect();
-  }
-}
-
 const reserveOne = (stores: CounterStores, accountId: string): Promise<ReserveResult> =>
   stores.meter.reserve({
     accountId,
@@ -71,7 +57,7 @@ describe('counter stores on a Redis that stops answering', () => {
   test('the readiness ping, a reserve and a published invalidation each fail at their deadline, not when Redis wakes up', async () => {
     const stores = redis.stores();
     // Redis wakes at 4 s, far past the 500 ms deadlines, so a pause of this process cannot hide one.
-    await duringStall(redis.server(), 4, async () => {
+    await redis.server().stall(4, async () => {
       const t0 = Date.now();
       const [ping, reserve, publish] = await Promise.allSettled([
         stores.ping(),
@@ -93,7 +79,7 @@ describe('gateway.yaml store_timeout_ms', () => {
   test('a Redis stall shorter than the setting is waited out: the reserve counts instead of failing at 500 ms', async () => {
     // 2 s (under the 4 s setting): the reserve still waits ≥ 700 ms after a pause of the test
     // process of up to a second before it is sent.
-    await duringStall(redis.server(), 2, async () => {
+    await redis.server().stall(2, async () => {
       const t0 = Date.now();
       const result = await reserveOne(redis.stores(), 'acc_slow');
       expect(Date.now() - t0).toBeGreaterThanOrEqual(700);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
 import { freePort } from './free-port';
 
 /** Starts redis-server with these arguments and resolves once it accepts connections. */
@@ -51,6 +52,26 @@ export class PrivateRedis {
       '--enable-debug-command',
       'yes',
     ]);
+  }
+
+  /**
+   * Runs `during` while this server sleeps for `seconds` (DEBUG SLEEP from a connection of its own),
+   * then waits for it to wake. The 50 ms head start lets the sleep reach the server first.
+   */
+  async stall(seconds: number, during: () => Promise<void>): Promise<void> {
+    const blocker = createRedisClient(this.url, { commandTimeoutMs: (seconds + 5) * 1000 });
+    try {
+      await waitForReady(blocker);
+      const sleeping = blocker.call('DEBUG', 'SLEEP', String(seconds));
+      try {
+        await new Promise((r) => setTimeout(r, 50));
+        await during();
+      } finally {
+        await sleeping;
+      }
+    } finally {
+      blocker.disconnect();
+    }
   }
 
   /** SIGKILL: the connection drops as in a crash, with no goodbye. */
