@@ -16,6 +16,13 @@ const LIMITS = { perSecond: 1000, perMinute: 10_000, daily: 1000, monthly: 10_00
  * process before its calls are sent cannot let Redis wake in time to answer them.
  */
 const STALL_SECONDS = 3;
+/**
+ * The deadlines under test: the shared connection's command timeout and the store's own. Both are
+ * far under the stall, and long enough that a pause of the test process during an ordinary round
+ * trip (before or after a stall) is not taken for Redis stalling.
+ */
+const CLIENT_TIMEOUT_MS = 1_000;
+const STORE_DEADLINE_MS = 500;
 let seq = 0;
 const input = (accountId: string): ReserveInput => ({
   accountId,
@@ -39,7 +46,7 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     process.on('unhandledRejection', onUnhandled);
     server = await PrivateRedis.start();
     redis = createRedisClient(server.url, {
-      commandTimeoutMs: 300,
+      commandTimeoutMs: CLIENT_TIMEOUT_MS,
       maxBackoffMs: 100,
       onError: (e) => clientErrors.push(e),
     });
@@ -67,11 +74,11 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
       probeIntervalMs: 50,
       onFallbackChange: (active) => changes.push(active),
     });
-  /** A connection with no command timeout: only the store's own deadline (200 ms) bounds a command. */
+  /** A connection with no command timeout: only the store's own deadline bounds a command. */
   const withoutClientTimeout = async (policy: StoreFailurePolicy, changes: boolean[] = []) => {
     const bare = createRedisClient(server.url, { commandTimeoutMs: 0, maxBackoffMs: 100 });
     await waitForReady(bare);
-    return { bare, store: make(policy, changes, bare, 200) };
+    return { bare, store: make(policy, changes, bare, STORE_DEADLINE_MS) };
   };
 
   it('loads the script with EVAL on a fresh server (NOSCRIPT), then runs it by digest', async () => {
@@ -154,7 +161,8 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     await server.stall(STALL_SECONDS, async () => {
       const t0 = Date.now();
       expect(await open.reserve(input('acc_d'))).toMatchObject({ ok: true, usage: { daily: 1 } });
-      expect(Date.now() - t0).toBeLessThan(1_500); // the 200 ms deadline, not Redis waking up at 3 s
+      // The store's deadline, not Redis waking up at STALL_SECONDS.
+      expect(Date.now() - t0).toBeLessThan(STORE_DEADLINE_MS + 1_000);
       expect(changes).toEqual([true]);
     });
     await eventually(async () => {
@@ -225,7 +233,7 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
       const kept: RefundInput[] = [];
       const lost: RefundInput[] = [];
       const store = new FailoverMeterStore({
-        primary: new RedisMeterStore({ redis: bare, prefix: 'f:', commandTimeoutMs: 200 }),
+        primary: new RedisMeterStore({ redis: bare, prefix: 'f:', commandTimeoutMs: STORE_DEADLINE_MS }),
         fallback: new MemoryMeterStore(),
         redis: bare,
         policy,
@@ -264,7 +272,7 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
 
   it("closed: the store's own deadline also bounds peeks and pipelines", async () => {
     const { bare, store: closed } = await withoutClientTimeout('closed');
-    // Both calls must fail at their 200 ms deadline; Redis wakes at 3 s, long after the second is sent.
+    // Both calls must fail at their deadline; Redis wakes long after the second is sent.
     await server.stall(STALL_SECONDS, async () => {
       const w = input('acc_d').windows;
       await expect(closed.peek('acc_d', w)).rejects.toBeInstanceOf(StoreUnavailableError);
