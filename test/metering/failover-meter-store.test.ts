@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { FailoverMeterStore, isUnavailableError } from '../../src/metering/failover-meter-store';
-import type { StoreFailurePolicy } from '../../src/metering/failover-meter-store';
+import type { FailoverMeterStoreOptions, StoreFailurePolicy } from '../../src/metering/failover-meter-store';
 import { MemoryMeterStore } from '../../src/metering/memory-meter-store';
 import type { RefundInput, ReserveInput } from '../../src/metering/meter-store';
 import { StoreUnavailableError, refundFor } from '../../src/metering/meter-store';
@@ -59,12 +59,14 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
   });
   afterEach(() => expect(unhandled).toEqual([]));
 
+  type RefundHooks = Pick<FailoverMeterStoreOptions, 'onRefundKept' | 'onRefundLost'>;
   /** With `client` and `commandTimeoutMs`: a store on another connection, with a deadline of its own. */
   const make = (
     policy: StoreFailurePolicy,
     changes: boolean[] = [],
     client = redis,
     commandTimeoutMs?: number,
+    hooks: RefundHooks = {},
   ) =>
     new FailoverMeterStore({
       primary: new RedisMeterStore({ redis: client, prefix: 'f:', commandTimeoutMs }),
@@ -73,12 +75,17 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
       policy,
       probeIntervalMs: 50,
       onFallbackChange: (active) => changes.push(active),
+      ...hooks,
     });
   /** A connection with no command timeout: only the store's own deadline bounds a command. */
-  const withoutClientTimeout = async (policy: StoreFailurePolicy, changes: boolean[] = []) => {
+  const withoutClientTimeout = async (
+    policy: StoreFailurePolicy,
+    changes: boolean[] = [],
+    hooks: RefundHooks = {},
+  ) => {
     const bare = createRedisClient(server.url, { commandTimeoutMs: 0, maxBackoffMs: 100 });
     await waitForReady(bare);
-    return { bare, store: make(policy, changes, bare, STORE_DEADLINE_MS) };
+    return { bare, store: make(policy, changes, bare, STORE_DEADLINE_MS, hooks) };
   };
 
   it('loads the script with EVAL on a fresh server (NOSCRIPT), then runs it by digest', async () => {
@@ -228,16 +235,9 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
   it.each(['open', 'closed'] as const)(
     '%s: keeps a refund Redis cannot take for a call counted there, and gives it there once, when Redis answers',
     async (policy) => {
-      const bare = createRedisClient(server.url, { commandTimeoutMs: 0, maxBackoffMs: 100 });
-      await waitForReady(bare);
       const kept: RefundInput[] = [];
       const lost: RefundInput[] = [];
-      const store = new FailoverMeterStore({
-        primary: new RedisMeterStore({ redis: bare, prefix: 'f:', commandTimeoutMs: STORE_DEADLINE_MS }),
-        fallback: new MemoryMeterStore(),
-        redis: bare,
-        policy,
-        probeIntervalMs: 50,
+      const { bare, store } = await withoutClientTimeout(policy, [], {
         onRefundKept: (i) => kept.push(i),
         onRefundLost: (i) => lost.push(i),
       });
