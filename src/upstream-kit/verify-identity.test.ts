@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT, createLocalJWKSet, generateKeyPair } from 'jose';
+import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
 import request from 'supertest';
 import type { Db } from '../db/db';
 import { createIdentitySigner } from '../gateway/identity-signer';
@@ -59,7 +59,7 @@ describe('an upstream that verifies the gateway identity assertion', () => {
     expect((await request(app).get('/livez')).status).toBe(200);
   });
 
-  it('refuses another key, another algorithm, no expiry, an expired token and a malformed header', async () => {
+  it('refuses another key, another algorithm, an expired token and a malformed header', async () => {
     const signer = await createIdentitySigner(opts, clock);
     const check = identityVerifier(createLocalJWKSet(signer.jwks()), legal, () => clock.now());
     const other = await generateKeyPair('ES256');
@@ -102,7 +102,7 @@ describe('an upstream that verifies the gateway identity assertion', () => {
     }
   });
 
-  it('refuses an assertion the gateway signed for another upstream, or one from another issuer or without a subject', async () => {
+  it('refuses an assertion the gateway signed for another upstream, or one from another issuer', async () => {
     const signer = await createIdentitySigner(opts, clock);
     const check = identityVerifier(createLocalJWKSet(signer.jwks()), legal, () => clock.now());
     expect(await check(await signer.authorization('legal', 'acc_4', 'pro'))).toBe(true);
@@ -123,5 +123,29 @@ describe('an upstream that verifies the gateway identity assertion', () => {
     expect(await stem(await signer.authorization('legal', 'acc_4', 'pro'))).toEqual({
       refused: 'ERR_JWT_CLAIM_VALIDATION_FAILED aud',
     });
+  });
+
+  it('refuses an assertion without an expiry or without a subject, though signed by a trusted key', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' }] });
+    const check = identityVerifier(jwks, legal, () => clock.now());
+    const iat = Math.floor(clock.now() / 1000);
+    const base = () =>
+      new SignJWT({ plan: 'pro' })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setIssuer(legal.issuer)
+        .setAudience(legal.audience)
+        .setIssuedAt(iat);
+    const whole = await base()
+      .setSubject('acc_5')
+      .setExpirationTime(iat + 60)
+      .sign(privateKey);
+    expect(await check(`Bearer ${whole}`)).toBe(true);
+    const noExpiry = await base().setSubject('acc_5').sign(privateKey);
+    expect(await check(`Bearer ${noExpiry}`)).toEqual({ refused: 'ERR_JWT_CLAIM_VALIDATION_FAILED exp' });
+    const noSubject = await base()
+      .setExpirationTime(iat + 60)
+      .sign(privateKey);
+    expect(await check(`Bearer ${noSubject}`)).toEqual({ refused: 'ERR_JWT_CLAIM_VALIDATION_FAILED sub' });
   });
 });

@@ -106,7 +106,7 @@ describe('WORKERS=2: the cluster primary', () => {
     await expectGivesUp({ ...env(), CONFIG_DIR: configDir }, 'invalid configuration');
   }, 90_000);
 
-  it('exits with 1 at once when the workers fail after their upstreams listen (no admin secret)', async () => {
+  it('exits with 1 when the workers fail after their upstreams listen (no admin secret), without starting them again', async () => {
     const { ADMIN_JWT_SECRET: _unset, ...withoutSecret } = env();
     await expectGivesUp(
       { ...withoutSecret, CONFIG_DIR: await configWithFreePorts() },

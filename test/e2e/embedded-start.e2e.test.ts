@@ -43,12 +43,14 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the embedded default, started twice on one data directory', () => {
   let demo: { plan: string; key: string }[] = [];
+  let firstToken: string | undefined;
 
   it('the first start prints one working demo key per plan and an admin token the admin API accepts, in a data directory only its owner enters, its sample tables vacuumed', async () => {
     const { product, banner } = await start();
     try {
       demo = [...banner.matchAll(/^ {2}(\S+)\s+(lk_\S+)\s+\(/gm)].map((m) => ({ plan: m[1]!, key: m[2]! }));
       expect(demo.map((d) => d.plan)).toEqual(['free', 'starter', 'pro', 'enterprise']);
+      firstToken = adminToken(banner);
       const me = await fetch(`http://127.0.0.1:${product.port}/v1/me`, {
         headers: { 'x-api-key': demo[1]!.key },
       });
@@ -85,6 +87,8 @@ describe('the embedded default, started twice on one data directory', () => {
       expect(banner).toContain('npm run admin -- keys create');
       const token = adminToken(banner);
       expect(token).toBeDefined();
+      expect(firstToken).toBeDefined();
+      expect(token).not.toBe(firstToken);
       const acc = await adminGet(product, `/admin/accounts/${ids[2]!.id}`, token);
       expect(acc.status).toBe(200);
       expect(((await acc.json()) as { plan: string }).plan).toBe('pro');

@@ -113,14 +113,33 @@ describe('document generated from the registry', () => {
         );
       }
     }
-    const expected = Object.keys(ERROR_CATALOGUE).filter(
-      // The admin API's own codes, and 405 (below).
-      (c) =>
-        !['forbidden', 'conflict', 'payload_too_large', 'service_unavailable', 'method_not_allowed'].includes(
-          c,
+    // The reference's Errors table, code by code (405 is below).
+    const reference: Record<string, number> = {
+      unauthorized: 401,
+      plan_required: 403,
+      ip_not_allowed: 403,
+      email_unverified: 403,
+      account_restricted: 403,
+      not_found: 404,
+      invalid_request: 422,
+      page_limit: 422,
+      rate_limited: 429,
+      quota_exceeded: 429,
+      full_text_limit: 429,
+      too_many_requests: 429,
+      search_unavailable: 503,
+      // Not in the reference's table: what an unexpected failure answers, documented so clients can parse it.
+      internal_error: 500,
+    };
+    expect([...seen].sort()).toEqual(Object.keys(reference).sort());
+    for (const [code, status] of Object.entries(reference)) {
+      const name = Object.keys(responses).find((k) =>
+        Object.values(responses[k]!.content!['application/json']!.examples!).some(
+          (ex) => (ex.value as { code: string }).code === code,
         ),
-    );
-    expect([...seen].sort()).toEqual(expected.sort());
+      );
+      expect([code, name]).toEqual([code, expect.stringMatching(new RegExp(`^Error${status}_`))]);
+    }
     // 405 has no GET operation to hang on: it is in the code list of ErrorCode.
     expect(doc.components.schemas.ErrorCode!.enum).toContain('method_not_allowed');
     // The public API never answers with the admin API's own codes, so its code list leaves them out.
@@ -242,6 +261,12 @@ describe('docs router mounted in the gateway app', () => {
       'nosniff',
     ]);
     expect(h.stub.seen).toHaveLength(0);
+    // Fetched with a key too, it counts against nothing.
+    const { key } = await h.account('free');
+    const withKey = await request(h.gw.app).get('/v1/openapi.json').set('X-Api-Key', key);
+    expect(withKey.status).toBe(200);
+    const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', key);
+    expect(me.body.data.quota).toMatchObject({ daily_used: 0, monthly_used: 0 });
   });
 
   it('follows a config reload', async () => {

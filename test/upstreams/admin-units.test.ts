@@ -517,6 +517,17 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
         mapping_units_unmatched: 0,
         links_dropped: 0,
       });
+      // The counts describe what is served, not only what the seeder believed it loaded.
+      expect((await list('/provinces?amended=true&per_page=1')).total).toBe(stats.amended_provinces);
+      expect((await list('/wards?amended=true&per_page=1')).total).toBe(stats.amended_wards);
+      const served = await h.db.query<{ note: string; n: number }>(
+        `SELECT note, count(*)::int AS n FROM (
+           SELECT unnest(mapping_notes) AS note FROM admin_provinces
+           UNION ALL SELECT unnest(mapping_notes) FROM admin_wards) notes GROUP BY note`,
+      );
+      const byNote = Object.fromEntries(served.rows.map((row) => [row.note, row.n]));
+      for (const [note, n] of Object.entries(stats.notes as Record<string, number>))
+        expect([note, byNote[note] ?? 0]).toEqual([note, n]);
     });
   });
 

@@ -103,6 +103,35 @@ describe('GET /v1/datasets: how to call each dataset', () => {
   it('gives the parameters, the required-one-of group and the ranges a list call is checked against', async () => {
     const res = await get(free, '/v1/datasets');
     const legal = (res.body.data as { path: string }[]).find((d) => d.path === '/v1/legal-documents');
+    // The reference's list parameters of GET /v1/legal-documents (page and per_page are every list's).
+    const params = (legal as unknown as { parameters: { name: string }[] }).parameters;
+    expect(params.map((p) => p.name).sort()).toEqual(
+      [
+        'q',
+        'search_in',
+        'database',
+        'type_id',
+        'field_id',
+        'agency_id',
+        'status_id',
+        'issued_from',
+        'issued_to',
+        'sort',
+      ].sort(),
+    );
+    const param = (name: string) => params.find((p) => p.name === name);
+    expect(param('search_in')).toMatchObject({ type: 'enum', values: ['name', 'code'], default: 'name' });
+    expect(param('database')).toMatchObject({
+      type: 'enum',
+      values: ['vbqppl', 'ban-an', 'dieu-uoc', 'tieu-chuan', 'cong-van'],
+      default: 'vbqppl',
+    });
+    expect(param('sort')).toMatchObject({ type: 'enum', values: ['relevance', 'newest', 'oldest'] });
+    expect([param('type_id'), param('issued_from'), param('q')]).toMatchObject([
+      { type: 'id' },
+      { type: 'date' },
+      { type: 'string' },
+    ]);
     expect(legal).toMatchObject({
       require_one_of: ['q', 'type_id', 'field_id', 'agency_id', 'status_id', 'issued_from', 'issued_to'],
       ranges: [{ from: 'issued_from', to: 'issued_to' }],
