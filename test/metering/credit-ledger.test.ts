@@ -176,6 +176,6 @@ describe.each(TEST_DATABASES)('SqlCreditLedger on $name', (testDb) => {
   it('the schema itself refuses a negative balance', async () => {
     await expect(
       db.query("INSERT INTO credit_balances (account_id, balance) VALUES ('acc_neg', -1)"),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ code: '23514' }); // check_violation
   });
 });

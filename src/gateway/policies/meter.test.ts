@@ -480,7 +480,7 @@ describe('meter: full text', () => {
     const capped = await get(key, '/v1/legal-documents/vb_13');
     expect([capped.status, capped.body.code, capped.body.quota]).toEqual([429, 'full_text_limit', 2]);
     expect(capped.body.reset_in_seconds).toBeGreaterThan(0);
-    expect(capped.body.upgrade_url).toBeDefined();
+    expect(capped.body.upgrade_url).toBe('https://example.vn/pricing');
     expect(capped.headers['x-quota-remaining']).toBe('2');
     expect(capped.headers['retry-after']).toBe(String(capped.body.reset_in_seconds));
     expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
