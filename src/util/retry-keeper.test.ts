@@ -13,15 +13,17 @@ describe('retry keeper', () => {
   it('runs what it keeps again, in order, once the store takes it, and waits longer while it does not', async () => {
     let up = false;
     const runs: string[] = [];
+    const at: number[] = [];
     const keeper = createRetryKeeper<string>({
       key: (s) => s,
       run: (s) => {
         runs.push(s);
+        at.push(performance.now());
         return up ? Promise.resolve() : Promise.reject(new Down());
       },
       transient: (e) => e instanceof Down,
-      firstDelayMs: 10,
-      maxDelayMs: 40,
+      firstDelayMs: 40,
+      maxDelayMs: 160,
     });
     expect([
       keeper.keep('a', new Down()),
@@ -32,6 +34,8 @@ describe('retry keeper', () => {
     await until(() => runs.length >= 3);
     // A failing store is tried with the first kept item only, not the whole queue each time.
     expect(runs.every((s) => s === 'a')).toBe(true);
+    // The wait doubles after each failed run (40, then 80, then 160 ms); a timer never fires early.
+    expect([at[1]! - at[0]! >= 78, at[2]! - at[1]! >= 158]).toEqual([true, true]);
     up = true;
     await until(() => keeper.size() === 0);
     expect(runs.slice(-2)).toEqual(['a', 'b']);

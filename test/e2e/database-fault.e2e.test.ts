@@ -109,9 +109,12 @@ describe('the database stalled or cut', () => {
     const acc = await newAccount(product, 'pro');
     proxy.stall();
     try {
-      const t0 = Date.now();
+      let t0 = Date.now();
       // The key was never used: it is not in the key cache, so the database must be asked.
       const cold = await apiGet(product, '/v1/legal-documents?q=luat', acc.key);
+      // database_timeout_ms (1.5 s) and a margin for a loaded machine.
+      expect(Date.now() - t0).toBeLessThan(3_000);
+      t0 = Date.now();
       expect([cold.status, cold.body.code, cold.headers.get('retry-after')]).toEqual([
         503,
         'search_unavailable',
@@ -119,7 +122,7 @@ describe('the database stalled or cut', () => {
       ]);
       const admin = await adminCall(product, 'GET', `/admin/accounts/${acc.id}`);
       expect([admin.status, admin.json.code]).toEqual([503, 'service_unavailable']);
-      expect(Date.now() - t0).toBeLessThan(8_000);
+      expect(Date.now() - t0).toBeLessThan(3_000);
     } finally {
       proxy.resume();
     }

@@ -23,6 +23,10 @@ describe('a SIGHUP while the product starts', () => {
       }
       expect([p.child.exitCode, p.child.signalCode]).toEqual([null, null]);
       const out = p.output();
+      expect([out.includes('"lookup api started"'), out.includes('"configuration reloaded"')]).toEqual([
+        true,
+        true,
+      ]);
       expect(out.indexOf('"configuration reloaded"')).toBeGreaterThan(out.indexOf('"lookup api started"'));
     } finally {
       p.child.kill('SIGKILL');

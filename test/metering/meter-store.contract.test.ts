@@ -376,10 +376,11 @@ describe.each(factories)('MeterStore contract: %s', (name, create) => {
     expect((await reserve({ limits: { ...WIDE, daily: 6 } })).ok).toBe(true);
   });
 
-  it('counts per account, shared by all of its keys', async () => {
+  it('counts each account apart', async () => {
     await reserveN(3);
     const other = await reserve({ accountId: `${accountId}_other` });
     expect(other.usage).toMatchObject({ daily: 1, monthly: 1 });
+    expect((await reserve()).usage).toMatchObject({ daily: 4, monthly: 4 });
   });
 
   it('counts distinct ids per dataset across days (union)', async () => {

@@ -168,6 +168,6 @@ describe('RedisMeterStore specifics', () => {
   });
 
   it('refuses a prefix that would move the hash tag', () => {
-    expect(() => new RedisMeterStore({ redis, prefix: 'a{b}:' })).toThrow();
+    expect(() => new RedisMeterStore({ redis, prefix: 'a{b}:' })).toThrow(/must not contain braces/);
   });
 });

@@ -51,6 +51,7 @@ describe('the open loop counts the gateway full collections per measured window'
   it('leaves the count and its line out when the target does not report one', async () => {
     const gen = fakeLoop('http://gateway', new Set(), { count: 0 });
     const out = await openLoopRounds(gen, { a: upstream, d: { url: 'http://gateway' } }, 100, 1, 2, 1);
+    expect(out.rounds).toHaveLength(2);
     expect(out.rounds.every((r) => r.d.server_full_gcs === undefined)).toBe(true);
     expect(openLoopMarkdown(out).some((l) => l.startsWith('Full GCs'))).toBe(false);
   });
