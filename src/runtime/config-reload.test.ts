@@ -49,17 +49,13 @@ describe('a reload asked for (SIGHUP)', () => {
   it('takes a plan added, and its removal while no account is on it', async () => {
     const trial =
       '  trial: { monthly_calls: 5, daily_calls: 5, per_minute: 5, per_second: 1, per_page_max: 5, max_page: 1, full_text_daily: 0, ip_allowlist: false, extra_credits: false, bulk_watch: true }\n';
-    const planNames = () => e.product.gateway.config().planList.map((p) => p.name);
+    const trialPlan = () => e.product.gateway.config().plans.get('trial');
     writeFileSync(plansFile, plans.trimEnd() + '\n' + trial);
     expect(await e.product.reloadConfig()).toBe(true);
-    expect(planNames()).toContain('trial');
-    expect(e.product.gateway.config().plans.get('trial')).toMatchObject({
-      monthly_calls: 5,
-      per_page_max: 5,
-    });
+    expect(trialPlan()).toMatchObject({ monthly_calls: 5, per_page_max: 5 });
     writeFileSync(plansFile, plans);
     expect(await e.product.reloadConfig()).toBe(true);
-    expect(planNames()).not.toContain('trial');
+    expect(trialPlan()).toBeUndefined();
   });
 
   it('refuses an empty gateway.yaml instead of resetting every gateway setting to its default', async () => {

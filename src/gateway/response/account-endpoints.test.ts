@@ -102,9 +102,10 @@ describe('GET /v1/datasets: errors', () => {
 describe('GET /v1/datasets: how to call each dataset', () => {
   it('gives the parameters, the required-one-of group and the ranges a list call is checked against', async () => {
     const res = await get(free, '/v1/datasets');
-    const legal = (res.body.data as { path: string }[]).find((d) => d.path === '/v1/legal-documents');
+    const datasets = res.body.data as { path: string; parameters: { name: string }[] }[];
+    const legal = datasets.find((d) => d.path === '/v1/legal-documents')!;
     // The reference's list parameters of GET /v1/legal-documents (page and per_page are every list's).
-    const params = (legal as unknown as { parameters: { name: string }[] }).parameters;
+    const params = legal.parameters;
     expect(params.map((p) => p.name).sort()).toEqual(
       [
         'q',
@@ -136,7 +137,7 @@ describe('GET /v1/datasets: how to call each dataset', () => {
       require_one_of: ['q', 'type_id', 'field_id', 'agency_id', 'status_id', 'issued_from', 'issued_to'],
       ranges: [{ from: 'issued_from', to: 'issued_to' }],
     });
-    const bailiffs = (res.body.data as { path: string }[]).find((d) => d.path === '/v1/bailiff-offices');
+    const bailiffs = datasets.find((d) => d.path === '/v1/bailiff-offices');
     expect(bailiffs).toMatchObject({ require_one_of: [], ranges: [] });
   });
 });
