@@ -93,6 +93,25 @@ describe('bulk-extraction watch', () => {
     h.clock.set(start);
   });
 
+  it('once a lock has ended by itself, rereading records already taken does not lock again, and a new one does', async () => {
+    const start = h.clock.now();
+    const acc = await h.account('harvest');
+    const status = async () =>
+      (await request(h.gw.app).get('/v1/legal-documents?q=g').set('X-Api-Key', acc.key)).status;
+    expect(await pages(acc.key, 'f', 1, 6)).toEqual([200, 200, 200, 200, 200, 200]); // 600 > 500
+    expect(await status()).toBe(403);
+    h.clock.advance(24 * 3_600_000); // the lock's last moment has passed
+    expect(await pages(acc.key, 'f', 6, 6)).toEqual([200]); // taken yesterday, in the window
+    expect(await pages(acc.key, 'f', 2, 3)).toEqual([200, 200]);
+    expect(await status()).toBe(200);
+    await settle();
+    expect((await h.accounts.getAccount(acc.id))?.restricted_until).toBe(h.clock.now());
+    expect(await pages(acc.key, 'f', 7, 7)).toEqual([200]); // 100 records new to the window
+    expect(await status()).toBe(403);
+    expect((await h.accounts.getAccount(acc.id))?.restricted_until).toBe(h.clock.now() + 24 * 3_600_000);
+    h.clock.set(start);
+  });
+
   it('does not lock the same volume spread over more than the window', async () => {
     const start = h.clock.now();
     const acc = await h.account('harvest');

@@ -89,7 +89,10 @@ export class BulkWatch {
   async recordNow(accountId: string, dataset: string, ids: string[]): Promise<void> {
     const now = this.deps.clock.now();
     const days = this.dayKeys(now);
-    const distinct = await this.deps.meter.recordAndCount(accountId, dataset, days[0]!, ids, days);
+    const { distinct, grew } = await this.deps.meter.recordAndCount(accountId, dataset, days[0]!, ids, days);
+    // Records the account already took in the window harvest nothing: once a lock has ended by
+    // itself, rereading them must not set it again; a record new to the window does.
+    if (!grew) return;
     const { threshold, size } = await this.threshold(dataset);
     // On Redis the count is an estimate: a lock waits until it is past the threshold by more than
     // its error could put it there, so no account is locked before it (embedded: exact, no margin).

@@ -122,7 +122,7 @@ export class FailoverMeterStore implements MeterStore {
     dayKey: string,
     ids: readonly string[],
     dayKeys: readonly string[],
-  ): Promise<number> {
+  ) {
     return this.run((s) => s.recordAndCount(accountId, dataset, dayKey, ids, dayKeys));
   }
 

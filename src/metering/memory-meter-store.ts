@@ -182,9 +182,11 @@ export class MemoryMeterStore implements MeterStore {
     dayKey: string,
     ids: readonly string[],
     dayKeys: readonly string[],
-  ): Promise<number> {
+  ) {
+    const before = await this.countDistinct(accountId, dataset, dayKeys);
     await this.recordIds(accountId, dataset, dayKey, ids);
-    return this.countDistinct(accountId, dataset, dayKeys);
+    const distinct = await this.countDistinct(accountId, dataset, dayKeys);
+    return { distinct, grew: distinct > before };
   }
 
   /** Every live entry with its expiry (epoch ms), to be kept across a restart of a single process. */

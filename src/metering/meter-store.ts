@@ -131,6 +131,16 @@ export interface RefundInput {
   shared?: true;
 }
 
+/** The window's distinct ids after a call's were recorded. */
+export interface DistinctCount {
+  distinct: number;
+  /**
+   * The call's ids were not all in the window already: they grew its union (on Redis, changed
+   * one of its registers). A call that returns only records taken before grows nothing.
+   */
+  grew: boolean;
+}
+
 export interface MeterStore {
   /**
    * The relative standard error of countDistinct and recordAndCount: 0 where they count exactly,
@@ -149,14 +159,14 @@ export interface MeterStore {
   countDistinct(accountId: string, dataset: string, dayKeys: readonly string[]): Promise<number>;
   /** Forgets the ids recorded for those datasets and days (an admin lifted a bulk-extraction lock). */
   forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void>;
-  /** recordIds then countDistinct, in one round trip. */
+  /** recordIds then countDistinct, in one round trip, saying whether these ids grew the union. */
   recordAndCount(
     accountId: string,
     dataset: string,
     dayKey: string,
     ids: readonly string[],
     dayKeys: readonly string[],
-  ): Promise<number>;
+  ): Promise<DistinctCount>;
   close(): Promise<void>;
 }
 

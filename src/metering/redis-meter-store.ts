@@ -6,9 +6,10 @@ import { COMMAND_TIMED_OUT } from './lua-script';
 import type { LateReplies } from './lua-script';
 import type { RedisClient } from '../stores/redis-client';
 import { REFUND_SCRIPT, RESERVE_SCRIPT, reserveTaken } from './meter-lua';
+import { recordIdsScript } from './record-ids-lua';
 import type { MeterLimits, MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
 import { HLL_STANDARD_ERROR, REFUND_MARKER_TTL_S, distinctTtlSeconds, windowDaysOption } from './meter-store';
-import { pipelineResults, replyNumber as n, reserveResult } from './redis-replies';
+import { distinctReply, pipelineResults, replyNumber as n, reserveResult } from './redis-replies';
 import type { Windows } from './windows';
 
 export interface RedisMeterStoreOptions {
@@ -229,22 +230,20 @@ export class RedisMeterStore implements MeterStore {
     dayKey: string,
     ids: readonly string[],
     dayKeys: readonly string[],
-  ): Promise<number> {
-    if (ids.length === 0) return this.countDistinct(accountId, dataset, dayKeys);
-    const key = this.idsKey(accountId, dataset, dayKey);
-    const p = this.redis
-      .pipeline()
-      .pfadd(key, ...ids)
-      .expire(key, distinctTtlSeconds(this.windowDays()));
+  ) {
+    if (ids.length === 0)
+      return { distinct: await this.countDistinct(accountId, dataset, dayKeys), grew: false };
     if (dayKeys.length === 0) {
-      pipelineResults(await this.timed(p.exec()), 2);
-      return 0;
+      await this.recordIds(accountId, dataset, dayKey, ids);
+      return { distinct: 0, grew: false };
     }
-    const out = pipelineResults(
-      await this.timed(p.pfcount(...dayKeys.map((d) => this.idsKey(accountId, dataset, d))).exec()),
-      3,
+    return recordIdsScript(dayKeys.length).run(
+      this.redis,
+      [this.idsKey(accountId, dataset, dayKey), ...dayKeys.map((d) => this.idsKey(accountId, dataset, d))],
+      [distinctTtlSeconds(this.windowDays()), ...ids],
+      distinctReply,
+      this.deadlines,
     );
-    return n(out[2]);
   }
 
   /** The Redis client belongs to the caller. */

@@ -1,4 +1,4 @@
-import type { ReserveResult, Usage } from './meter-store';
+import type { DistinctCount, ReserveResult, Usage } from './meter-store';
 import { rejection } from './meter-store';
 import { RESERVE_DOC, RESERVE_SOURCE, RESERVE_STATUS } from './meter-lua';
 import type { Windows } from './windows';
@@ -48,6 +48,12 @@ export function reserveResult(reply: unknown, w: Windows): ReserveResult {
     default:
       throw new Error(`unexpected reserve status ${String(statusCode)}`);
   }
+}
+
+/** The record-ids script's reply {distinct, grew}. */
+export function distinctReply(reply: unknown): DistinctCount {
+  if (!Array.isArray(reply) || reply.length !== 2) throw new Error('unexpected distinct-count reply');
+  return { distinct: replyNumber(reply[0]), grew: replyNumber(reply[1]) === 1 };
 }
 
 export function replyNumber(v: unknown): number {

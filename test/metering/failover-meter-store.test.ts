@@ -119,7 +119,10 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     expect(changes).toEqual([true]);
     expect(await open.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 2 } });
     expect((await open.peek('acc_a', input('acc_a').windows)).daily).toBe(2);
-    expect(await open.recordAndCount('acc_a', 'legal', '2026-11-14', ['x', 'y'], ['2026-11-14'])).toBe(2);
+    expect(await open.recordAndCount('acc_a', 'legal', '2026-11-14', ['x', 'y'], ['2026-11-14'])).toEqual({
+      distinct: 2,
+      grew: true,
+    });
 
     await expect(closed.reserve(input('acc_a'))).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(closed.peek('acc_a', input('acc_a').windows)).rejects.toBeInstanceOf(StoreUnavailableError);

@@ -394,8 +394,14 @@ describe.each(factories)('MeterStore contract: %s', (name, create) => {
     expect(await store.countDistinct(accountId, 'legal', [])).toBe(0);
     expect(await store.countDistinct(accountId, 'directory', ['2026-11-13', '2026-11-14'])).toBe(1);
     const days = ['2026-11-13', '2026-11-14', '2026-11-15'];
-    expect(await store.recordAndCount(accountId, 'legal', '2026-11-15', ['e', 'a'], days)).toBe(5);
-    expect(await store.recordAndCount(accountId, 'legal', '2026-11-15', [], days)).toBe(5);
+    expect(await store.recordAndCount(accountId, 'legal', '2026-11-15', ['e', 'a'], days)).toEqual({
+      distinct: 5,
+      grew: true,
+    });
+    expect(await store.recordAndCount(accountId, 'legal', '2026-11-15', [], days)).toEqual({
+      distinct: 5,
+      grew: false,
+    });
     expect(await store.countDistinct(`${accountId}_other`, 'legal', days)).toBe(0);
   });
 
@@ -412,17 +418,40 @@ describe.each(factories)('MeterStore contract: %s', (name, create) => {
     expect(await store.countDistinct(accountId, 'other', days)).toBe(1);
     expect(await store.countDistinct(`${accountId}_other`, 'legal', days)).toBe(1);
     await store.forgetIds(accountId, [], days);
-    expect(await store.recordAndCount(accountId, 'legal', '2026-11-14', ['d'], days)).toBe(1);
+    expect(await store.recordAndCount(accountId, 'legal', '2026-11-14', ['d'], days)).toEqual({
+      distinct: 1,
+      grew: true,
+    });
+  });
+
+  it('tells a call whose ids are all in the window already, taken on any of its days, from one that adds', async () => {
+    await store.recordIds(accountId, 'legal', '2026-11-13', ['a', 'b', 'c']);
+    const days = ['2026-11-13', '2026-11-14', '2026-11-15'];
+    const record = (ids: string[], window = days) =>
+      store.recordAndCount(accountId, 'legal', '2026-11-15', ids, window);
+    expect(await record(['a', 'c'])).toEqual({ distinct: 3, grew: false });
+    expect(await record(['a', 'd'])).toEqual({ distinct: 4, grew: true });
+    expect(await record(['d', 'a'])).toEqual({ distinct: 4, grew: false });
+    // 'b' was taken on a day this window leaves out: new to it (a, c and d are on its last day)
+    expect(await record(['b'], ['2026-11-14', '2026-11-15'])).toEqual({ distinct: 4, grew: true });
+    expect(await store.recordAndCount(`${accountId}_other`, 'legal', '2026-11-15', ['a'], days)).toEqual({
+      distinct: 1,
+      grew: true,
+    });
   });
 
   it('counts distinct ids approximately right at scale', async () => {
     const ids = Array.from({ length: 5000 }, (_, i) => `r${i}`);
     await store.recordIds(accountId, 'legal', '2026-11-13', ids.slice(0, 3000));
-    const n = await store.recordAndCount(accountId, 'legal', '2026-11-14', ids.slice(2000), [
-      '2026-11-13',
-      '2026-11-14',
-    ]);
-    expect(Math.abs(n - 5000)).toBeLessThan(5000 * 0.03);
+    const days = ['2026-11-13', '2026-11-14'];
+    const first = await store.recordAndCount(accountId, 'legal', '2026-11-14', ids.slice(2000), days);
+    expect(first.grew).toBe(true);
+    expect(Math.abs(first.distinct - 5000)).toBeLessThan(5000 * 0.03);
+    // 3,000 ids again, more than one batch of PFADD on Redis: none grows the window
+    expect(await store.recordAndCount(accountId, 'legal', '2026-11-14', ids.slice(0, 3000), days)).toEqual({
+      distinct: first.distinct,
+      grew: false,
+    });
   });
 
   it('admits exactly the quota under 200 concurrent reserves', async () => {

@@ -1,7 +1,7 @@
 // Hot-path counts of the gateway (DESIGN §2, step 8): a counted request with a warm key cache costs
 // exactly one Redis round trip (the reserve EVALSHA; settling a 200 costs none) and no database
-// query. The bulk-extraction watch's recordAndCount runs after the response: one pipeline per
-// request, never awaited before the response is written.
+// query. The bulk-extraction watch's recordAndCount runs after the response: one EVALSHA of its
+// own script per request, never awaited before the response is written.
 //
 // Redis traffic is counted three ways, on the real Redis at TEST_REDIS_URL: commands handed to the
 // client (sendCommand, pipelined or not), writes to the client's socket (one per round trip), and
@@ -31,6 +31,7 @@ import { SqlCreditLedger } from '../../src/metering/credit-ledger';
 import { FailoverMeterStore } from '../../src/metering/failover-meter-store';
 import { MemoryMeterStore } from '../../src/metering/memory-meter-store';
 import { RedisMeterStore } from '../../src/metering/redis-meter-store';
+import { recordIdsScript } from '../../src/metering/record-ids-lua';
 import { createGatewayMetrics } from '../../src/observability/gateway-metrics';
 import { InProcessInvalidationBus } from '../../src/stores/invalidation-bus';
 import { createRedisClient, waitForReady } from '../../src/stores/redis-client';
@@ -91,14 +92,18 @@ let accounts: AccountRepo;
 const dbCounts: DbCounts = { queries: [] };
 const redisCounts: RedisCounts = { commands: [], writes: 0, monitored: [] };
 let gate: Promise<void> = Promise.resolve();
-const execs: Promise<unknown>[] = [];
+/** The bulk watch's script calls, each once answered (or failed). */
+const watches: Promise<unknown>[] = [];
+/** What the client sees of a bulk-watch script call (its EVALSHA, or EVAL when Redis lost it). */
+const WATCH = 'evalsha (bulk watch)';
+const watchScript = recordIdsScript(1);
 
 function reset(): void {
   dbCounts.queries.length = 0;
   redisCounts.commands.length = 0;
   redisCounts.writes = 0;
   redisCounts.monitored.length = 0;
-  execs.length = 0;
+  watches.length = 0;
 }
 
 beforeAll(async () => {
@@ -128,26 +133,22 @@ beforeAll(async () => {
   // is one write on the socket (ioredis writes a pipeline as one buffer).
   const sendCommand = redis.sendCommand.bind(redis);
   redis.sendCommand = (command, stream) => {
-    redisCounts.commands.push({ name: command.name.toLowerCase(), pipelined: stream !== undefined });
-    return sendCommand(command, stream);
+    const head = command.args[0];
+    const watch = head === watchScript.sha || head === watchScript.lua;
+    redisCounts.commands.push({
+      name: watch ? WATCH : command.name.toLowerCase(),
+      pipelined: stream !== undefined,
+    });
+    if (!watch) return sendCommand(command, stream);
+    // The bulk watch's script waits for the gate: a request that awaited it could not finish meanwhile.
+    watches.push(command.promise.catch(() => undefined));
+    return gate.then(() => sendCommand(command, stream));
   };
   const socket = redis.stream;
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
   socket.write = (...args: unknown[]) => {
     redisCounts.writes++;
     return write(...args);
-  };
-  // Pipelines (bulk watch) wait for the gate: a request that awaited one could not finish meanwhile.
-  const pipeline = redis.pipeline.bind(redis);
-  redis.pipeline = (commands) => {
-    const p = pipeline(commands);
-    const exec = p.exec.bind(p);
-    p.exec = () => {
-      const run = gate.then(() => exec());
-      execs.push(run.catch(() => undefined));
-      return run;
-    };
-    return p;
   };
 
   const clock = new ManualClock(Date.now());
@@ -190,7 +191,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   gate = Promise.resolve();
-  await Promise.all(execs);
+  await Promise.all(watches);
   await new Promise<void>((r) => {
     server?.close(() => r());
     server?.closeAllConnections();
@@ -271,44 +272,40 @@ test('N warm counted requests: exactly N Redis round trips (one EVALSHA each), 0
   );
   expect(redisCounts.writes).toBe(2 * N);
   expect(redisCounts.monitored).toEqual(Array.from({ length: 2 * N }, () => 'evalsha'));
-  expect(execs).toHaveLength(0); // no bulk watch on this plan
+  expect(watches).toHaveLength(0); // no bulk watch on this plan
 }, 60_000);
 
-test('bulk watch: recordAndCount is one pipeline per request, sent after the response, never awaited by it', async () => {
+test('bulk watch: recordAndCount is one script call per request, sent after the response, never awaited by it', async () => {
   const key = await keyFor('watched');
   expect(await get(key)).toBe(200); // warm the key cache
-  await Promise.all(execs);
+  await Promise.all(watches);
   await monitoredAtLeast(1);
 
   const M = 20;
   reset();
   let open!: () => void;
   gate = new Promise<void>((r) => (open = r));
-  // Every response arrives while no pipeline can run: none of them waited for one.
+  // Every response arrives while no watch call can reach Redis: none of them waited for one.
   for (let i = 0; i < M; i++) expect(await get(key)).toBe(200);
-  expect(execs).toHaveLength(M);
-  const beforeGate = redisCounts.commands.filter((c) => c.pipelined).length;
+  expect(watches).toHaveLength(M);
+  const writesBeforeGate = redisCounts.writes;
   open();
-  await Promise.all(execs);
-  await monitoredAtLeast(4 * M);
+  await Promise.all(watches);
+  await monitoredAtLeast(2 * M);
 
-  const pipelined = redisCounts.commands.filter((c) => c.pipelined).map((c) => c.name);
-  const direct = redisCounts.commands.filter((c) => !c.pipelined).map((c) => c.name);
   const report = {
     requests: M,
     db_queries: dbCounts.queries.length,
-    direct_commands: tally(direct),
-    pipelines: execs.length,
-    pipelined_commands: tally(pipelined),
+    client_commands: tally(redisCounts.commands.map((c) => c.name)),
     socket_writes: redisCounts.writes,
     server_received: tally(redisCounts.monitored),
   };
   console.log(`hot path with bulk watch (after the response): ${JSON.stringify(report)}`);
-  expect(beforeGate).toBe(0);
+  expect(writesBeforeGate).toBe(M); // the reserves alone
   expect(dbCounts.queries).toEqual([]);
-  expect(direct).toEqual(Array.from({ length: M }, () => 'evalsha'));
-  expect(tally(pipelined)).toEqual({ pfadd: M, expire: M, pfcount: M });
-  // M reserves + M pipelines, each one write: two round trips per request, the second after the response.
+  expect(redisCounts.commands.filter((c) => c.pipelined)).toEqual([]);
+  expect(report.client_commands).toEqual({ evalsha: M, [WATCH]: M });
+  // M reserves + M watch calls, each one write: two round trips per request, the second after the response.
   expect(redisCounts.writes).toBe(2 * M);
-  expect(tally(redisCounts.monitored)).toEqual({ evalsha: M, pfadd: M, expire: M, pfcount: M });
+  expect(report.server_received).toEqual({ evalsha: 2 * M });
 }, 60_000);
