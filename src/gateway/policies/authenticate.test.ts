@@ -26,6 +26,17 @@ describe('authenticate: happy path', () => {
     expect(res.status).toBe(200);
   });
 
+  it('takes the key from X-Api-Key when Authorization carries another scheme, a proxy’s Basic credentials', async () => {
+    const { id, key } = await h.account('free');
+    const res = await request(h.gw.app)
+      .get(list)
+      .set('Authorization', 'Basic dXNlcjpwYXNzd29yZA==')
+      .set('X-Api-Key', key);
+    expect([res.status, res.body.success]).toEqual([200, true]);
+    const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', key);
+    expect([me.body.data.account.id, me.body.data.quota.monthly_used]).toEqual([id, 1]);
+  });
+
   it('accepts the key headers whatever the case of their names', async () => {
     const { key } = await h.account('free');
     expect((await request(h.gw.app).get(list).set('x-API-KEY', key)).status).toBe(200);
@@ -273,11 +284,30 @@ describe('authenticate: security', () => {
 
   it('says what is wrong with an Authorization header that is not Bearer <key>', async () => {
     const a = await h.account('free');
-    for (const value of [`Basic ${a.key}`, a.key, `Bearer ${a.key} extra`]) {
+    for (const value of [`Basic ${a.key}`, a.key, `Bearer ${a.key} extra`, 'Basic dXNlcjpwYXNzd29yZA==']) {
       const res = await request(h.gw.app).get(list).set('Authorization', value);
       expect([res.status, res.body.code]).toEqual([401, 'unauthorized']);
       expect(res.body.message).toBe('Header Authorization phải có dạng: Bearer <API_KEY>.');
     }
+  });
+
+  it('refuses an Authorization that says Bearer or holds a key but is malformed, even beside a good X-Api-Key', async () => {
+    const a = await h.account('free');
+    const b = await h.account('free');
+    for (const value of [
+      `Basic ${a.key}`,
+      b.key,
+      `Token ${b.key}`,
+      `Bearer ${a.key} extra`,
+      'Bearer',
+      'bearer ',
+    ]) {
+      const res = await request(h.gw.app).get(list).set('Authorization', value).set('X-Api-Key', a.key);
+      expect([value, res.status, res.body.code]).toEqual([value, 401, 'unauthorized']);
+      expect(res.body.message).toBe('Header Authorization phải có dạng: Bearer <API_KEY>.');
+    }
+    const me = await request(h.gw.app).get('/v1/me').set('X-Api-Key', a.key);
+    expect(me.body.data.quota.monthly_used).toBe(0);
   });
 
   it.each([

@@ -27,6 +27,7 @@ export function queryKeyRefusal(query: Iterable<[string, string]>): ApiError | u
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const BEARER_WORD = /^\s*Bearer\b/i;
 
 const KEY_LOOKUP_FAILED = 'Dịch vụ tạm thời không thể xác thực API key, vui lòng thử lại sau.';
 
@@ -39,13 +40,17 @@ const REPEATED_BEARER = /,\s*Bearer\s/i;
 /** The key the request carries, or why its headers do not name one key (a 401 message). */
 function headerKey(headers: GatewayHeaders): string | undefined | { refused: string } {
   const auth = headers.authorization;
+  const fromX = apiKeyHeader(headers.apiKey);
   let fromAuth: string | undefined;
   if (auth !== undefined && auth !== '') {
     const m = BEARER.exec(auth);
-    if (!m) return { refused: REPEATED_BEARER.test(auth) ? TWO_KEYS : NOT_BEARER };
-    fromAuth = m[1];
+    if (m) fromAuth = m[1];
+    else if (REPEATED_BEARER.test(auth)) return { refused: TWO_KEYS };
+    // Another scheme's credentials (a proxy's Basic) beside X-Api-Key are not this API's to judge:
+    // the key is X-Api-Key's. One that says Bearer or holds a key is refused as written.
+    else if (fromX === undefined || BEARER_WORD.test(auth) || containsApiKey(auth))
+      return { refused: NOT_BEARER };
   }
-  const fromX = apiKeyHeader(headers.apiKey);
   // Two different keys on one request is ambiguous: refuse rather than guess.
   if (fromX === null || (fromAuth !== undefined && fromX !== undefined && fromAuth !== fromX))
     return { refused: TWO_KEYS };
