@@ -1,52 +1,84 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { TEST_REDIS_URL } from '../../test/support/databases';
 import { startHarness } from '../../test/support/gateway-harness';
 import type { Harness } from '../../test/support/gateway-harness';
 import { HLL_STANDARD_ERROR } from '../metering/meter-store';
+import type { RawConfig } from '../config/load-config';
 import { MemoryMeterStore } from '../metering/memory-meter-store';
+import { RedisMeterStore } from '../metering/redis-meter-store';
+import { createRedisClient, waitForReady } from '../stores/redis-client';
+import type { RedisClient } from '../stores/redis-client';
 import { InProcessInvalidationBus } from '../stores/invalidation-bus';
 import { BulkWatch } from './bulk-watch';
 import { DatasetStats } from './dataset-stats';
 
 const DAY = 86_400_000;
+/** Two plans on the stub's 1,000-record datasets, a 3-day window and a threshold of 500. */
+function harvestPlans(raw: RawConfig): void {
+  const big = {
+    monthly_calls: 1_000_000,
+    daily_calls: 100_000,
+    per_minute: 10_000,
+    per_second: 10_000,
+    per_page_max: 100,
+    max_page: 100,
+    full_text_daily: 10,
+    ip_allowlist: true,
+    extra_credits: true,
+  };
+  raw.plans.plans.harvest = { ...big, bulk_watch: true };
+  raw.plans.plans.sync = { ...big, bulk_watch: false };
+  raw.gateway.bulk_watch = {
+    window_days: 3,
+    max_share: 0.05,
+    min_records: 500,
+    lock_hours: 24,
+    stats_refresh_seconds: 600,
+  };
+}
+
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness((raw) => {
-    const big = {
-      monthly_calls: 1_000_000,
-      daily_calls: 100_000,
-      per_minute: 10_000,
-      per_second: 10_000,
-      per_page_max: 100,
-      max_page: 100,
-      full_text_daily: 10,
-      ip_allowlist: true,
-      extra_credits: true,
-    };
-    raw.plans.plans.harvest = { ...big, bulk_watch: true };
-    raw.plans.plans.sync = { ...big, bulk_watch: false };
-    raw.gateway.bulk_watch = {
-      window_days: 3,
-      max_share: 0.05,
-      min_records: 500,
-      lock_hours: 24,
-      stats_refresh_seconds: 600,
-    };
-  });
+  h = await startHarness(harvestPlans);
 });
 afterAll(() => h.close());
 
 // The watch records after each response; wait for it to finish, not for a fixed time.
-const settle = () => h.idle();
-async function pages(key: string, q: string, from: number, to: number): Promise<number[]> {
+const settle = (on = h) => on.idle();
+async function pages(key: string, q: string, from: number, to: number, on = h): Promise<number[]> {
   const statuses: number[] = [];
   for (let p = from; p <= to; p++) {
     statuses.push(
-      (await request(h.gw.app).get(`/v1/legal-documents?q=${q}&per_page=100&page=${p}`).set('X-Api-Key', key))
-        .status,
+      (
+        await request(on.gw.app)
+          .get(`/v1/legal-documents?q=${q}&per_page=100&page=${p}`)
+          .set('X-Api-Key', key)
+      ).status,
     );
-    await settle();
+    await settle(on);
   }
   return statuses;
+}
+
+/** A lock that ended by itself is set again by a record new to the window, not by rereading. */
+async function relockOnlyOnNewRecords(on: Harness): Promise<void> {
+  const start = on.clock.now();
+  const acc = await on.account('harvest');
+  const status = async () =>
+    (await request(on.gw.app).get('/v1/legal-documents?q=g').set('X-Api-Key', acc.key)).status;
+  expect(await pages(acc.key, 'f', 1, 6, on)).toEqual([200, 200, 200, 200, 200, 200]); // 600 > 500
+  expect(await status()).toBe(403);
+  on.clock.advance(24 * 3_600_000); // the lock's last moment has passed: a new day, in the window
+  expect(await pages(acc.key, 'f', 6, 6, on)).toEqual([200]); // taken yesterday
+  expect(await pages(acc.key, 'f', 2, 3, on)).toEqual([200, 200]);
+  expect(await status()).toBe(200);
+  await settle(on);
+  expect((await on.accounts.getAccount(acc.id))?.restricted_until).toBe(on.clock.now());
+  expect(await pages(acc.key, 'f', 7, 7, on)).toEqual([200]); // 100 records new to the window
+  expect(await status()).toBe(403);
+  expect((await on.accounts.getAccount(acc.id))?.restricted_until).toBe(on.clock.now() + 24 * 3_600_000);
+  on.clock.set(start);
 }
 
 describe('bulk-extraction watch', () => {
@@ -93,24 +125,8 @@ describe('bulk-extraction watch', () => {
     h.clock.set(start);
   });
 
-  it('once a lock has ended by itself, rereading records already taken does not lock again, and a new one does', async () => {
-    const start = h.clock.now();
-    const acc = await h.account('harvest');
-    const status = async () =>
-      (await request(h.gw.app).get('/v1/legal-documents?q=g').set('X-Api-Key', acc.key)).status;
-    expect(await pages(acc.key, 'f', 1, 6)).toEqual([200, 200, 200, 200, 200, 200]); // 600 > 500
-    expect(await status()).toBe(403);
-    h.clock.advance(24 * 3_600_000); // the lock's last moment has passed
-    expect(await pages(acc.key, 'f', 6, 6)).toEqual([200]); // taken yesterday, in the window
-    expect(await pages(acc.key, 'f', 2, 3)).toEqual([200, 200]);
-    expect(await status()).toBe(200);
-    await settle();
-    expect((await h.accounts.getAccount(acc.id))?.restricted_until).toBe(h.clock.now());
-    expect(await pages(acc.key, 'f', 7, 7)).toEqual([200]); // 100 records new to the window
-    expect(await status()).toBe(403);
-    expect((await h.accounts.getAccount(acc.id))?.restricted_until).toBe(h.clock.now() + 24 * 3_600_000);
-    h.clock.set(start);
-  });
+  it('once a lock has ended by itself, rereading records already taken does not lock again, and a new one does', () =>
+    relockOnlyOnNewRecords(h));
 
   it('does not lock the same volume spread over more than the window', async () => {
     const start = h.clock.now();
@@ -244,4 +260,24 @@ describe('bulk-extraction watch on a store that estimates (Redis HyperLogLog)', 
       { dataset: 'legal-documents', distinct_ids: 550, dataset_size: null, share: null, threshold: null },
     ]);
   });
+});
+
+describe('bulk-extraction watch on Redis', () => {
+  let redis: RedisClient;
+  let r: Harness;
+  const prefix = `lkbw${randomBytes(4).toString('hex')}:`;
+  beforeAll(async () => {
+    redis = createRedisClient(TEST_REDIS_URL);
+    await waitForReady(redis);
+    r = await startHarness(harvestPlans, new RedisMeterStore({ redis, prefix }));
+  });
+  afterAll(async () => {
+    await r?.close();
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('once a lock has ended by itself, rereading records taken on an earlier day does not lock again, and a new one does', () =>
+    relockOnlyOnNewRecords(r));
 });

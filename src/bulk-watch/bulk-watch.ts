@@ -75,10 +75,16 @@ export class BulkWatch {
    * Called after the response is sent: never on the request's path, never throws. The promise,
    * which never rejects, tells a caller that wants to know when the recording (and any lock) is done.
    */
-  record(accountId: string, dataset: string, ids: string[], planName: string): Promise<void> {
+  record(
+    accountId: string,
+    dataset: string,
+    ids: string[],
+    planName: string,
+    lockEnded = false,
+  ): Promise<void> {
     const plan = this.deps.config().plans.get(planName);
     if (!plan?.bulk_watch) return Promise.resolve();
-    return this.recordNow(accountId, dataset, ids).catch((err: unknown) =>
+    return this.recordNow(accountId, dataset, ids, lockEnded).catch((err: unknown) =>
       this.deps.logger.warn(
         { err: (err as Error).message, account_id: accountId, dataset },
         'bulk watch: recording failed',
@@ -86,12 +92,24 @@ export class BulkWatch {
     );
   }
 
-  async recordNow(accountId: string, dataset: string, ids: string[]): Promise<void> {
+  /**
+   * `lockEnded`: the account was locked before (its restricted_until is past). Its count may be past
+   * the threshold already, so only a record new to the window may lock it again, and the store is
+   * asked exactly whether the call's ids grew the window: rereading what was taken is no harvest.
+   * For any other account the store's cheaper answer serves (a count crosses the threshold only by
+   * growing).
+   */
+  async recordNow(accountId: string, dataset: string, ids: string[], lockEnded = false): Promise<void> {
     const now = this.deps.clock.now();
     const days = this.dayKeys(now);
-    const { distinct, grew } = await this.deps.meter.recordAndCount(accountId, dataset, days[0]!, ids, days);
-    // Records the account already took in the window harvest nothing: once a lock has ended by
-    // itself, rereading them must not set it again; a record new to the window does.
+    const { distinct, grew } = await this.deps.meter.recordAndCount(
+      accountId,
+      dataset,
+      days[0]!,
+      ids,
+      days,
+      lockEnded,
+    );
     if (!grew) return;
     const { threshold, size } = await this.threshold(dataset);
     // On Redis the count is an estimate: a lock waits until it is past the threshold by more than

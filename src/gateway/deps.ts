@@ -30,5 +30,11 @@ export interface GatewayDeps {
   upstreamMemory: BodyBudget;
   metrics: GatewayMetrics;
   /** Called after a response is sent with the ids it returned (bulk-extraction watch). */
-  onIdsReturned?: (accountId: string, dataset: string, ids: string[], plan: string) => void;
+  onIdsReturned?: (
+    accountId: string,
+    dataset: string,
+    ids: string[],
+    plan: string,
+    lockEnded: boolean,
+  ) => void;
 }

@@ -122,8 +122,9 @@ export class FailoverMeterStore implements MeterStore {
     dayKey: string,
     ids: readonly string[],
     dayKeys: readonly string[],
+    exact?: boolean,
   ) {
-    return this.run((s) => s.recordAndCount(accountId, dataset, dayKey, ids, dayKeys));
+    return this.run((s) => s.recordAndCount(accountId, dataset, dayKey, ids, dayKeys, exact));
   }
 
   /**

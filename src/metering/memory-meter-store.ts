@@ -176,6 +176,7 @@ export class MemoryMeterStore implements MeterStore {
     return Promise.resolve();
   }
 
+  /** Exact whether asked or not. */
   async recordAndCount(
     accountId: string,
     dataset: string,

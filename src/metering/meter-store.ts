@@ -136,7 +136,7 @@ export interface DistinctCount {
   distinct: number;
   /**
    * The call's ids were not all in the window already: they grew its union (on Redis, changed
-   * one of its registers). A call that returns only records taken before grows nothing.
+   * one of its registers). Never false when they did; see recordAndCount's `exact`.
    */
   grew: boolean;
 }
@@ -159,13 +159,18 @@ export interface MeterStore {
   countDistinct(accountId: string, dataset: string, dayKeys: readonly string[]): Promise<number>;
   /** Forgets the ids recorded for those datasets and days (an admin lifted a bulk-extraction lock). */
   forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void>;
-  /** recordIds then countDistinct, in one round trip, saying whether these ids grew the union. */
+  /**
+   * recordIds then countDistinct, in one round trip, saying whether these ids grew the union:
+   * exactly with `exact`; without it a store may also say so of ids new to today but taken on an
+   * earlier day of the window (Redis: today's HyperLogLog changed), sparing it a second count.
+   */
   recordAndCount(
     accountId: string,
     dataset: string,
     dayKey: string,
     ids: readonly string[],
     dayKeys: readonly string[],
+    exact?: boolean,
   ): Promise<DistinctCount>;
   close(): Promise<void>;
 }

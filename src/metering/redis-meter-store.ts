@@ -230,20 +230,33 @@ export class RedisMeterStore implements MeterStore {
     dayKey: string,
     ids: readonly string[],
     dayKeys: readonly string[],
+    exact = false,
   ) {
     if (ids.length === 0)
       return { distinct: await this.countDistinct(accountId, dataset, dayKeys), grew: false };
+    const key = this.idsKey(accountId, dataset, dayKey);
+    if (exact && dayKeys.length > 0)
+      return recordIdsScript(dayKeys.length).run(
+        this.redis,
+        [key, ...dayKeys.map((d) => this.idsKey(accountId, dataset, d))],
+        [distinctTtlSeconds(this.windowDays()), ...ids],
+        distinctReply,
+        this.deadlines,
+      );
+    const p = this.redis
+      .pipeline()
+      .pfadd(key, ...ids)
+      .expire(key, distinctTtlSeconds(this.windowDays()));
     if (dayKeys.length === 0) {
-      await this.recordIds(accountId, dataset, dayKey, ids);
+      pipelineResults(await this.timed(p.exec()), 2);
       return { distinct: 0, grew: false };
     }
-    return recordIdsScript(dayKeys.length).run(
-      this.redis,
-      [this.idsKey(accountId, dataset, dayKey), ...dayKeys.map((d) => this.idsKey(accountId, dataset, d))],
-      [distinctTtlSeconds(this.windowDays()), ...ids],
-      distinctReply,
-      this.deadlines,
+    const out = pipelineResults(
+      await this.timed(p.pfcount(...dayKeys.map((d) => this.idsKey(accountId, dataset, d))).exec()),
+      3,
     );
+    // Today's HyperLogLog unchanged: nothing new to the window. Changed: new to today at least.
+    return { distinct: n(out[2]), grew: n(out[0]) === 1 };
   }
 
   /** The Redis client belongs to the caller. */

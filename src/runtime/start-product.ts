@@ -156,8 +156,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     identity,
     ...createProcessState(config, credits),
     metrics,
-    onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string) => {
-      void bulkWatch.record(accountId, dataset, ids, plan);
+    onIdsReturned: (accountId: string, dataset: string, ids: string[], plan: string, lockEnded: boolean) => {
+      void bulkWatch.record(accountId, dataset, ids, plan, lockEnded);
     },
   };
   const gateway = createApp(config, deps);

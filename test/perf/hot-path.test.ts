@@ -1,7 +1,8 @@
 // Hot-path counts of the gateway (DESIGN §2, step 8): a counted request with a warm key cache costs
 // exactly one Redis round trip (the reserve EVALSHA; settling a 200 costs none) and no database
-// query. The bulk-extraction watch's recordAndCount runs after the response: one EVALSHA of its
-// own script per request, never awaited before the response is written.
+// query. The bulk-extraction watch's recordAndCount runs after the response: one pipeline per
+// request (one script call for an account whose lock has ended), never awaited before the
+// response is written.
 //
 // Redis traffic is counted three ways, on the real Redis at TEST_REDIS_URL: commands handed to the
 // client (sendCommand, pipelined or not), writes to the client's socket (one per round trip), and
@@ -92,9 +93,8 @@ let accounts: AccountRepo;
 const dbCounts: DbCounts = { queries: [] };
 const redisCounts: RedisCounts = { commands: [], writes: 0, monitored: [] };
 let gate: Promise<void> = Promise.resolve();
-/** The bulk watch's script calls, each once answered (or failed). */
-const watches: Promise<unknown>[] = [];
-/** What the client sees of a bulk-watch script call (its EVALSHA, or EVAL when Redis lost it). */
+const execs: Promise<unknown>[] = [];
+/** What the client sees of the bulk watch's exact script (its EVALSHA, or EVAL when Redis lost it). */
 const WATCH = 'evalsha (bulk watch)';
 const watchScript = recordIdsScript(1);
 
@@ -103,7 +103,7 @@ function reset(): void {
   redisCounts.commands.length = 0;
   redisCounts.writes = 0;
   redisCounts.monitored.length = 0;
-  watches.length = 0;
+  execs.length = 0;
 }
 
 beforeAll(async () => {
@@ -140,8 +140,8 @@ beforeAll(async () => {
       pipelined: stream !== undefined,
     });
     if (!watch) return sendCommand(command, stream);
-    // The bulk watch's script waits for the gate: a request that awaited it could not finish meanwhile.
-    watches.push(command.promise.catch(() => undefined));
+    // As the pipelines below: the watch's script waits for the gate.
+    execs.push(command.promise.catch(() => undefined));
     return gate.then(() => sendCommand(command, stream));
   };
   const socket = redis.stream;
@@ -149,6 +149,18 @@ beforeAll(async () => {
   socket.write = (...args: unknown[]) => {
     redisCounts.writes++;
     return write(...args);
+  };
+  // Pipelines (bulk watch) wait for the gate: a request that awaited one could not finish meanwhile.
+  const pipeline = redis.pipeline.bind(redis);
+  redis.pipeline = (commands) => {
+    const p = pipeline(commands);
+    const exec = p.exec.bind(p);
+    p.exec = () => {
+      const run = gate.then(() => exec());
+      execs.push(run.catch(() => undefined));
+      return run;
+    };
+    return p;
   };
 
   const clock = new ManualClock(Date.now());
@@ -182,7 +194,7 @@ beforeAll(async () => {
     logger: deps.logger,
     metrics: deps.metrics,
   });
-  deps.onIdsReturned = (acc, ds, ids, plan) => bulkWatch.record(acc, ds, ids, plan);
+  deps.onIdsReturned = (acc, ds, ids, plan, lockEnded) => bulkWatch.record(acc, ds, ids, plan, lockEnded);
   gw = createApp(config, deps);
   server = createServer(gw.app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -191,7 +203,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   gate = Promise.resolve();
-  await Promise.all(watches);
+  await Promise.all(execs);
   await new Promise<void>((r) => {
     server?.close(() => r());
     server?.closeAllConnections();
@@ -214,13 +226,14 @@ afterAll(async () => {
   await rawDb?.close();
 });
 
-async function keyFor(plan: string): Promise<string> {
+async function keyFor(plan: string, restrictedUntil: number | null = null): Promise<string> {
   const acc = await accounts.createAccount({
     id: newId('acc_'),
     email: `${newId('u')}@example.vn`,
     plan,
     email_verified: true,
   });
+  if (restrictedUntil !== null) await accounts.patchAccount(acc.id, { restricted_until: restrictedUntil });
   return (await issueKey(accounts, acc.id)).key;
 }
 
@@ -272,27 +285,56 @@ test('N warm counted requests: exactly N Redis round trips (one EVALSHA each), 0
   );
   expect(redisCounts.writes).toBe(2 * N);
   expect(redisCounts.monitored).toEqual(Array.from({ length: 2 * N }, () => 'evalsha'));
-  expect(watches).toHaveLength(0); // no bulk watch on this plan
+  expect(execs).toHaveLength(0); // no bulk watch on this plan
 }, 60_000);
 
-test('bulk watch: recordAndCount is one script call per request, sent after the response, never awaited by it', async () => {
-  const key = await keyFor('watched');
-  expect(await get(key)).toBe(200); // warm the key cache
-  await Promise.all(watches);
+/**
+ * M warm requests of one key while the watch's calls to Redis wait at the gate, then the gate
+ * opened: every response came before any of them could run. The socket writes made before it.
+ */
+async function behindGate(key: string, M: number, monitoredLines: number): Promise<number> {
+  expect(await get(key)).toBe(200); // warm the key cache (and the scripts)
+  await Promise.all(execs);
   await monitoredAtLeast(1);
-
-  const M = 20;
   reset();
   let open!: () => void;
   gate = new Promise<void>((r) => (open = r));
-  // Every response arrives while no watch call can reach Redis: none of them waited for one.
   for (let i = 0; i < M; i++) expect(await get(key)).toBe(200);
-  expect(watches).toHaveLength(M);
-  const writesBeforeGate = redisCounts.writes;
+  expect(execs).toHaveLength(M);
+  const writes = redisCounts.writes;
   open();
-  await Promise.all(watches);
-  await monitoredAtLeast(2 * M);
+  await Promise.all(execs);
+  await monitoredAtLeast(monitoredLines);
+  return writes;
+}
 
+test('bulk watch: recordAndCount is one pipeline per request, sent after the response, never awaited by it', async () => {
+  const M = 20;
+  const writesBeforeGate = await behindGate(await keyFor('watched'), M, 4 * M);
+  const pipelined = redisCounts.commands.filter((c) => c.pipelined).map((c) => c.name);
+  const direct = redisCounts.commands.filter((c) => !c.pipelined).map((c) => c.name);
+  const report = {
+    requests: M,
+    db_queries: dbCounts.queries.length,
+    direct_commands: tally(direct),
+    pipelines: execs.length,
+    pipelined_commands: tally(pipelined),
+    socket_writes: redisCounts.writes,
+    server_received: tally(redisCounts.monitored),
+  };
+  console.log(`hot path with bulk watch (after the response): ${JSON.stringify(report)}`);
+  expect(writesBeforeGate).toBe(M); // the reserves alone
+  expect(dbCounts.queries).toEqual([]);
+  expect(direct).toEqual(Array.from({ length: M }, () => 'evalsha'));
+  expect(tally(pipelined)).toEqual({ pfadd: M, expire: M, pfcount: M });
+  // M reserves + M pipelines, each one write: two round trips per request, the second after the response.
+  expect(redisCounts.writes).toBe(2 * M);
+  expect(tally(redisCounts.monitored)).toEqual({ evalsha: M, pfadd: M, expire: M, pfcount: M });
+}, 60_000);
+
+test('bulk watch, for an account whose lock has ended: one script call per request, after the response', async () => {
+  const M = 20;
+  const writesBeforeGate = await behindGate(await keyFor('watched', Date.now() - 86_400_000), M, 2 * M);
   const report = {
     requests: M,
     db_queries: dbCounts.queries.length,
@@ -300,12 +342,11 @@ test('bulk watch: recordAndCount is one script call per request, sent after the 
     socket_writes: redisCounts.writes,
     server_received: tally(redisCounts.monitored),
   };
-  console.log(`hot path with bulk watch (after the response): ${JSON.stringify(report)}`);
+  console.log(`hot path with bulk watch, lock ended (after the response): ${JSON.stringify(report)}`);
   expect(writesBeforeGate).toBe(M); // the reserves alone
   expect(dbCounts.queries).toEqual([]);
   expect(redisCounts.commands.filter((c) => c.pipelined)).toEqual([]);
   expect(report.client_commands).toEqual({ evalsha: M, [WATCH]: M });
-  // M reserves + M watch calls, each one write: two round trips per request, the second after the response.
   expect(redisCounts.writes).toBe(2 * M);
   expect(report.server_received).toEqual({ evalsha: 2 * M });
 }, 60_000);

@@ -105,8 +105,8 @@ export async function startHarness(
   });
   // The recordings still running, so a test can wait for them instead of for a fixed time.
   const recording = new Set<Promise<void>>();
-  deps.onIdsReturned = (acc, ds, ids, plan) => {
-    const done = bulkWatch.record(acc, ds, ids, plan);
+  deps.onIdsReturned = (acc, ds, ids, plan, lockEnded) => {
+    const done = bulkWatch.record(acc, ds, ids, plan, lockEnded);
     recording.add(done);
     void done.finally(() => recording.delete(done));
   };

@@ -154,6 +154,9 @@ function observe(ctx: RequestContext, deps: GatewayDeps, out: Outcome, access: A
     ip: ctx.clientIp,
   });
   if (out.ids && out.ids.length > 0 && ctx.principal && ctx.route?.dataset?.bulkWatch && deps.onIdsReturned) {
-    deps.onIdsReturned(ctx.principal.account.id, ctx.route.dataset.path, out.ids, ctx.principal.plan.name);
+    const { account, plan } = ctx.principal;
+    // Past, not present: authenticate refused a locked account before this.
+    const lockEnded = account.restricted_until !== null;
+    deps.onIdsReturned(account.id, ctx.route.dataset.path, out.ids, plan.name, lockEnded);
   }
 }

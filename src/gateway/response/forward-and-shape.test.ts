@@ -163,9 +163,9 @@ describe('upstream answers: security', () => {
     const { key } = await h.account('free');
     const watched: number[] = [];
     const record = h.deps.onIdsReturned!;
-    h.deps.onIdsReturned = (acc, ds, ids, plan) => {
+    h.deps.onIdsReturned = (acc, ds, ids, plan, lockEnded) => {
       watched.push(ids.length);
-      record(acc, ds, ids, plan);
+      record(acc, ds, ids, plan, lockEnded);
     };
     try {
       expect((await get(key, '/v1/legal-documents?q=toomany&per_page=5')).status).toBe(200);
