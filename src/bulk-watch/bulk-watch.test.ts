@@ -260,6 +260,19 @@ describe('bulk-extraction watch on a store that estimates (Redis HyperLogLog)', 
       { dataset: 'legal-documents', distinct_ids: 550, dataset_size: null, share: null, threshold: null },
     ]);
   });
+
+  it('locks an account found past the threshold on its next call, a reread too, when the crossing could not lock it', async () => {
+    const acc = await e.account('harvest');
+    const unreachable = {
+      ...e.config,
+      upstreams: new Map([...e.config.upstreams].map(([n, u]) => [n, { ...u, url: 'http://127.0.0.1:9' }])),
+    };
+    const ids = Array.from({ length: 700 }, (_, i) => `vc_${i + 1}`);
+    await watchOn(unreachable).recordNow(acc.id, 'legal-documents', ids); // size unknown: no lock
+    expect((await e.accounts.getAccount(acc.id))?.restricted_until).toBeNull();
+    await watchOn(e.config).recordNow(acc.id, 'legal-documents', ids.slice(0, 10)); // records taken before
+    expect((await e.accounts.getAccount(acc.id))?.restricted_until).toBe(e.clock.now() + 24 * 3_600_000);
+  });
 });
 
 describe('bulk-extraction watch on Redis', () => {

@@ -93,11 +93,11 @@ export class BulkWatch {
   }
 
   /**
-   * `lockEnded`: the account was locked before (its restricted_until is past). Its count may be past
+   * `lockEnded`: the account was locked before (its restricted_until is past). Its count is past
    * the threshold already, so only a record new to the window may lock it again, and the store is
    * asked exactly whether the call's ids grew the window: rereading what was taken is no harvest.
-   * For any other account the store's cheaper answer serves (a count crosses the threshold only by
-   * growing).
+   * Any other account past the threshold is locked whatever its call returned: a crossing whose
+   * lock failed (the database, a size not known yet, a lower threshold since) is made up for.
    */
   async recordNow(accountId: string, dataset: string, ids: string[], lockEnded = false): Promise<void> {
     const now = this.deps.clock.now();
@@ -110,7 +110,7 @@ export class BulkWatch {
       days,
       lockEnded,
     );
-    if (!grew) return;
+    if (lockEnded && !grew) return;
     const { threshold, size } = await this.threshold(dataset);
     // On Redis the count is an estimate: a lock waits until it is past the threshold by more than
     // its error could put it there, so no account is locked before it (embedded: exact, no margin).

@@ -176,7 +176,7 @@ export class MemoryMeterStore implements MeterStore {
     return Promise.resolve();
   }
 
-  /** Exact whether asked or not. */
+  /** Exact whether asked or not: a call's ids grow the window when one is in none of its days. */
   async recordAndCount(
     accountId: string,
     dataset: string,
@@ -184,10 +184,12 @@ export class MemoryMeterStore implements MeterStore {
     ids: readonly string[],
     dayKeys: readonly string[],
   ) {
-    const before = await this.countDistinct(accountId, dataset, dayKeys);
+    const days = dayKeys.includes(dayKey)
+      ? dayKeys.map((d) => this.entries.members(idsKey(accountId, dataset, d)))
+      : undefined;
+    const grew = days !== undefined && ids.some((id) => !days.some((s) => s?.has(id)));
     await this.recordIds(accountId, dataset, dayKey, ids);
-    const distinct = await this.countDistinct(accountId, dataset, dayKeys);
-    return { distinct, grew: distinct > before };
+    return { distinct: await this.countDistinct(accountId, dataset, dayKeys), grew };
   }
 
   /** Every live entry with its expiry (epoch ms), to be kept across a restart of a single process. */
