@@ -6,6 +6,8 @@ import { everyDataset } from '../../../test/support/dataset-pages';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness((raw) => {
+    // A limit that cuts the stub's long text within a word, so the mark of the cut must fit in it.
+    raw.gateway.preview_chars = 799;
     raw.datasets.datasets.push({
       ...raw.datasets.datasets[0]!,
       path: 'premium-docs',
@@ -66,6 +68,15 @@ describe('field locking', () => {
     const html: string = res.body.data.content_html;
     expect(html.length).toBeLessThan(1400);
     expect(html.endsWith('…</b></p>') || html.endsWith('…</p>')).toBe(true);
+    // Read as a user would: tags stripped, the three escapes the preview writes undone.
+    const text = html
+      .replace(/<[^>]*>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+    const previewChars = h.config.raw.gateway.preview_chars;
+    expect(Array.from(text).length).toBeLessThanOrEqual(previewChars);
+    expect(Array.from(text).length).toBeGreaterThan(previewChars - 20);
     expect(res.body.data.content_en_html).toBeUndefined();
     expect(res.body.data.replaced_by).toBeUndefined();
     expect(res.body.meta.locked_fields).toEqual([

@@ -15,8 +15,28 @@ describe('htmlPreview', () => {
     expect(htmlPreview('<p>A</p>', 800)).toBe('<p>…</p>');
   });
 
-  it('cuts a document one character longer than the limit at the limit', () => {
-    expect(htmlPreview('<p>Một hai</p>', 6)).toBe('<p>Một ha…</p>');
+  it('cuts a document one character longer than the limit at the limit, the mark of the cut one of its characters', () => {
+    expect(htmlPreview('<p>Một hai</p>', 6)).toBe('<p>Một h…</p>');
+  });
+
+  it('never shows more characters of text than the limit, the mark included', () => {
+    const words = Array.from({ length: 400 }, (_, i) => `Điều ${i} 😀`).join(' ');
+    for (const limit of [1, 2, 13, 800]) {
+      const text = Array.from(textOf(htmlPreview(`<div><p>${words}</p><p>${words}</p></div>`, limit)));
+      expect(text.length).toBeLessThanOrEqual(limit);
+      expect(text.length).toBeGreaterThanOrEqual(limit - 1);
+      expect(text.at(-1)).toBe('…');
+    }
+  });
+
+  it('treats a document whose text ends at the limit as fitting, and one a character longer as cut', () => {
+    expect(htmlPreview('<p>abcde</p><p>f</p>', 6)).toBe('<p>abc…</p>');
+    expect(htmlPreview('<p>abcde</p><p>fg</p>', 6)).toBe('<p>abcde</p><p>…</p>');
+    expect(htmlPreview('<p>abcde</p><p>f</p>  ', 6)).toBe('<p>abc…</p>');
+  });
+
+  it('shows no text at all with a limit of nought', () => {
+    expect(htmlPreview('<p>Điều 1</p>', 0)).toBe('<p></p>');
   });
 
   it('counts half of the visible text only: white space after or around it does not let the whole through', () => {
@@ -39,13 +59,13 @@ describe('htmlPreview', () => {
 
   it('cuts the text at the limit and closes every open tag in order', () => {
     const out = htmlPreview('<div><p>Một hai ba <b>bốn năm sáu</b> bảy</p><p>tám</p></div>', 13);
-    expect(out).toBe('<div><p>Một hai ba <b>bố…</b></p></div>');
+    expect(out).toBe('<div><p>Một hai ba <b>b…</b></p></div>');
   });
 
   it('keeps entities escaped and never splits a character', () => {
     const out = htmlPreview('<p>A &amp; B &lt;C&gt; 😀😀😀</p>', 12);
-    expect(out).toBe('<p>A &amp; B &lt;C&gt; 😀😀…</p>');
-    expect(textOf(out)).toBe('A & B <C> 😀😀…');
+    expect(out).toBe('<p>A &amp; B &lt;C&gt; 😀…</p>');
+    expect(textOf(out)).toBe('A & B <C> 😀…');
   });
 
   it('drops scripts and event handlers from the preview', () => {
@@ -53,7 +73,7 @@ describe('htmlPreview', () => {
       '<p onclick="x()">Hi<script>alert(1)</script> there</p><a href="javascript:x">y</a><p>và phần còn lại</p>',
       9,
     );
-    expect(out).toBe('<p>Hi there</p><a>y</a><p>…</p>');
+    expect(out).toBe('<p>Hi there</p><a>…</a>');
   });
 
   it('keeps layout attributes and plain links, and drops every other attribute', () => {
@@ -68,7 +88,7 @@ describe('htmlPreview', () => {
         '<a href="https://vbpl.vn/a?b=1&amp;c=2" title="Luật">Điều một</a> v…</td></tr></table>',
     );
     expect(htmlPreview('<p><a href="#d2">Điều hai</a> <a href="/vb/1">Luật một</a> và còn nữa</p>', 12)).toBe(
-      '<p><a href="#d2">Điều hai</a> <a href="/vb/1">Luậ…</a></p>',
+      '<p><a href="#d2">Điều hai</a> <a href="/vb/1">Lu…</a></p>',
     );
   });
 
@@ -78,7 +98,7 @@ describe('htmlPreview', () => {
     const out = htmlPreview(`<p>${spans}${'c'.repeat(1000)}</p>`, 300);
     expect(out.match(/title="/g)).toHaveLength(3);
     expect(out).toBe(
-      `<p>${`<span title="${title}">b</span>`.repeat(3)}<span>b</span><span>b</span>${'c'.repeat(295)}…</p>`,
+      `<p>${`<span title="${title}">b</span>`.repeat(3)}<span>b</span><span>b</span>${'c'.repeat(294)}…</p>`,
     );
     expect(htmlPreview(`<p title="${'t'.repeat(50)}">Một hai</p>`, 10)).toBe('<p>Một…</p>');
     expect(
@@ -110,7 +130,7 @@ describe('htmlPreview', () => {
         '<form><p>Điều 1 <input type="submit" value="x"> và <select><option>Một</option></select></p></form>',
         13,
       ),
-    ).toBe('<p>Điều 1  và Mộ…</p>');
+    ).toBe('<p>Điều 1  và M…</p>');
     expect(htmlPreview('<p constructor="1" __proto__="2" toString="3">Điều 1 và 2</p>', 800)).toBe(
       '<p>Điều…</p>',
     );

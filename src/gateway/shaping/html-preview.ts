@@ -76,9 +76,10 @@ function pastVisible(chars: readonly string[], n: number): number {
 }
 
 /**
- * A preview of an HTML document, as HTML: at most `maxChars` characters of its text, and never the
- * whole of it, since a preview stands for a field the plan does not get: a document whose visible
- * text (white space aside) fits in `maxChars` shows its first half. Tags balanced, entities
+ * A preview of an HTML document, as HTML: at most `maxChars` characters of text, the '…' that marks
+ * the cut among them, and never the whole of it, since a preview stands for a field the plan does
+ * not get: a document whose text (white space aside) ends within `maxChars` characters shows its
+ * first half. Tags balanced, entities
  * re-escaped, never a split UTF-16 surrogate pair; scripts, styles and embedded content dropped,
  * form controls unwrapped, and of attributes only layout and plain links kept (preview-attributes.ts),
  * with no more tooltip and replacement text in all than `maxChars` characters.
@@ -119,7 +120,7 @@ export function htmlHasText(html: string): boolean {
 
 interface Prefix {
   out: string;
-  /** Characters of text shown that are not white space. */
+  /** Characters of text within `maxChars` that are not white space. */
   visible: number;
   /** Whether text other than white space was left out. */
   cut: boolean;
@@ -127,9 +128,14 @@ interface Prefix {
 
 /**
  * The first `maxChars` characters of text as HTML, counting every character, or with `countBlank`
- * false only those that are not white space.
+ * false only those that are not white space. Counting every character, the mark of a cut is one
+ * of them, so the text shown is never longer than `maxChars`; `cut` still says whether text other
+ * than white space lies past the first `maxChars` characters, which decides the first-half rule.
  */
 function textPrefix(html: string, maxChars: number, countBlank: boolean): Prefix {
+  const reserve = countBlank && maxChars > 0 ? 1 : 0;
+  const budget = maxChars - reserve;
+  const mark = countBlank && maxChars === 0 ? '' : '…';
   let out = '';
   let used = 0;
   let visible = 0;
@@ -171,17 +177,18 @@ function textPrefix(html: string, maxChars: number, countBlank: boolean): Prefix
         const chars = Array.from(text);
         const seen = countVisible(chars);
         const n = countBlank ? chars.length : seen;
-        if (used + n <= maxChars) {
+        if (used + n <= budget) {
           out += escapeText(text);
           used += n;
           visible += seen;
           return;
         }
-        const keep = countBlank ? maxChars - used : pastVisible(chars, maxChars - used);
-        out += escapeText(chars.slice(0, keep).join('')).trimEnd() + '…';
-        visible += countVisible(chars.slice(0, keep));
-        cut = countVisible(chars.slice(keep)) > 0;
-        used = maxChars;
+        const keep = countBlank ? budget - used : pastVisible(chars, budget - used);
+        out += escapeText(chars.slice(0, keep).join('')).trimEnd() + mark;
+        // The first character past the cut is the one the mark stands for.
+        visible += countVisible(chars.slice(0, keep + reserve));
+        cut = countVisible(chars.slice(keep + reserve)) > 0;
+        used = budget;
         done = true;
       },
       onclosetag(name) {
