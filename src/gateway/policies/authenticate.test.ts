@@ -298,6 +298,9 @@ describe('authenticate: security', () => {
       `Basic ${a.key}`,
       b.key,
       `Token ${b.key}`,
+      // curl -u key: and HTTP clients' user/password put the key in base64: another key, then the same.
+      `Basic ${Buffer.from(`${b.key}:`).toString('base64')}`,
+      `basic ${Buffer.from(`${a.key}:x`).toString('base64')}`,
       `Bearer ${a.key} extra`,
       'Bearer',
       'bearer ',

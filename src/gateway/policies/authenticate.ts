@@ -28,6 +28,17 @@ export function queryKeyRefusal(query: Iterable<[string, string]>): ApiError | u
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const BEARER_WORD = /^\s*Bearer\b/i;
+const BASIC = /^\s*Basic\s+(\S+)\s*$/i;
+
+/**
+ * Whether an Authorization value of another scheme holds a key: as written, or base64-encoded in
+ * Basic credentials (`curl -u lk_…:`), so that a key there beside X-Api-Key is refused, not ignored.
+ */
+function authHoldsKey(auth: string): boolean {
+  if (containsApiKey(auth)) return true;
+  const basic = BASIC.exec(auth);
+  return basic !== null && containsApiKey(Buffer.from(basic[1]!, 'base64').toString('latin1'));
+}
 
 const KEY_LOOKUP_FAILED = 'Dịch vụ tạm thời không thể xác thực API key, vui lòng thử lại sau.';
 
@@ -48,7 +59,7 @@ function headerKey(headers: GatewayHeaders): string | undefined | { refused: str
     else if (REPEATED_BEARER.test(auth)) return { refused: TWO_KEYS };
     // Another scheme's credentials (a proxy's Basic) beside X-Api-Key are not this API's to judge:
     // the key is X-Api-Key's. One that says Bearer or holds a key is refused as written.
-    else if (fromX === undefined || BEARER_WORD.test(auth) || containsApiKey(auth))
+    else if (fromX === undefined || BEARER_WORD.test(auth) || authHoldsKey(auth))
       return { refused: NOT_BEARER };
   }
   // Two different keys on one request is ambiguous: refuse rather than guess.
