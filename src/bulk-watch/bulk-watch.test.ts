@@ -81,6 +81,44 @@ async function relockOnlyOnNewRecords(on: Harness): Promise<void> {
   on.clock.set(start);
 }
 
+/** The harness's config with its upstreams unreachable: no dataset size can be known. */
+const unreachable = (on: Harness): Harness['config'] => ({
+  ...on.config,
+  upstreams: new Map([...on.config.upstreams].map(([n, u]) => [n, { ...u, url: 'http://127.0.0.1:9' }])),
+});
+
+/** A watch as a replica that just started has it: no dataset size known yet, read with `config`. */
+const watchOn = (on: Harness, config = on.config): BulkWatch =>
+  new BulkWatch({
+    config: () => config,
+    meter: on.deps.meter,
+    accounts: on.accounts,
+    bus: new InProcessInvalidationBus(),
+    stats: new DatasetStats(() => config, on.clock),
+    clock: on.clock,
+    logger: on.deps.logger,
+    metrics: on.deps.metrics,
+  });
+
+/**
+ * After a lock over one dataset has ended, a crossing on another that could not lock (its size
+ * unknown) is made up for by the next call there, a reread too: the reread rule is the locked window's.
+ */
+async function makeUpACrossingAfterALockElsewhere(on: Harness): Promise<void> {
+  const start = on.clock.now();
+  const acc = await on.account('harvest');
+  expect(await pages(acc.key, 'h', 1, 6, on)).toEqual([200, 200, 200, 200, 200, 200]); // locked
+  on.clock.advance(24 * 3_600_000);
+  const restrictedUntil = async () => (await on.accounts.getAccount(acc.id))?.restricted_until;
+  expect(await restrictedUntil()).toBe(on.clock.now()); // the lock has ended by itself
+  const ids = Array.from({ length: 600 }, (_, i) => `bo_${i + 1}`);
+  await watchOn(on, unreachable(on)).recordNow(acc.id, 'bailiff-offices', ids, true); // 600 > 500, no lock
+  expect(await restrictedUntil()).toBe(on.clock.now());
+  await on.bulkWatch.recordNow(acc.id, 'bailiff-offices', ids.slice(0, 10), true); // a reread
+  expect(await restrictedUntil()).toBe(on.clock.now() + 24 * 3_600_000);
+  on.clock.set(start);
+}
+
 describe('bulk-extraction watch', () => {
   it('locks an account whose harvest, split over filters and days, crosses the threshold in the window', async () => {
     const start = h.clock.now();
@@ -127,6 +165,24 @@ describe('bulk-extraction watch', () => {
 
   it('once a lock has ended by itself, rereading records already taken does not lock again, and a new one does', () =>
     relockOnlyOnNewRecords(h));
+
+  it('locks an account whose lock over another dataset has ended, on its next call there, a reread too, when the crossing could not lock it', () =>
+    makeUpACrossingAfterALockElsewhere(h));
+
+  it('counts a window that crossed while the account was locked already as covered by that lock: rereading it after does not lock', async () => {
+    const start = h.clock.now();
+    const acc = await h.account('harvest');
+    expect(await pages(acc.key, 'j', 1, 6)).toEqual([200, 200, 200, 200, 200, 200]); // locked
+    const until = h.clock.now() + 24 * 3_600_000;
+    // a call let through before the lock reached every replica: it crosses on another dataset
+    const ids = Array.from({ length: 600 }, (_, i) => `bp_${i + 1}`);
+    await h.bulkWatch.recordNow(acc.id, 'bailiff-offices', ids, false);
+    expect((await h.accounts.getAccount(acc.id))?.restricted_until).toBe(until);
+    h.clock.advance(24 * 3_600_000);
+    await h.bulkWatch.recordNow(acc.id, 'bailiff-offices', ids.slice(0, 10), true); // a reread
+    expect((await h.accounts.getAccount(acc.id))?.restricted_until).toBe(until);
+    h.clock.set(start);
+  });
 
   it('does not lock the same volume spread over more than the window', async () => {
     const start = h.clock.now();
@@ -200,19 +256,6 @@ describe('bulk-extraction watch on a store that estimates (Redis HyperLogLog)', 
   });
   afterAll(() => e.close());
 
-  /** A watch as a replica that just started has it: no dataset size known yet, read with `config`. */
-  const watchOn = (config: typeof e.config) =>
-    new BulkWatch({
-      config: () => config,
-      meter: e.deps.meter,
-      accounts: e.accounts,
-      bus: new InProcessInvalidationBus(),
-      stats: new DatasetStats(() => config, e.clock),
-      clock: e.clock,
-      logger: e.deps.logger,
-      metrics: e.deps.metrics,
-    });
-
   const page = async (key: string, p: number) =>
     (await request(e.gw.app).get(`/v1/legal-documents?q=a&per_page=10&page=${p}`).set('X-Api-Key', key))
       .status;
@@ -235,7 +278,7 @@ describe('bulk-extraction watch on a store that estimates (Redis HyperLogLog)', 
     const acc = await e.account('harvest');
     // A replica just started (no size known yet) records 550 records: past min_records (500), short
     // of the share (600). Judged by min_records alone, they locked the account.
-    const started = watchOn(e.config);
+    const started = watchOn(e);
     const ids = Array.from({ length: 550 }, (_, i) => `vb_${i + 1}`);
     await started.recordNow(acc.id, 'legal-documents', ids);
     expect((await e.accounts.getAccount(acc.id))?.restricted_until).toBeNull();
@@ -248,11 +291,7 @@ describe('bulk-extraction watch on a store that estimates (Redis HyperLogLog)', 
     const acc = await e.account('harvest');
     // The upstream's /_stats unreachable: judged by min_records alone, 550 records locked a
     // paying account a few pages into a dataset of any size.
-    const unreachable = {
-      ...e.config,
-      upstreams: new Map([...e.config.upstreams].map(([n, u]) => [n, { ...u, url: 'http://127.0.0.1:9' }])),
-    };
-    const blind = watchOn(unreachable);
+    const blind = watchOn(e, unreachable(e));
     const ids = Array.from({ length: 550 }, (_, i) => `vb_${i + 1}`);
     await blind.recordNow(acc.id, 'legal-documents', ids);
     expect((await e.accounts.getAccount(acc.id))?.restricted_until).toBeNull();
@@ -263,14 +302,10 @@ describe('bulk-extraction watch on a store that estimates (Redis HyperLogLog)', 
 
   it('locks an account found past the threshold on its next call, a reread too, when the crossing could not lock it', async () => {
     const acc = await e.account('harvest');
-    const unreachable = {
-      ...e.config,
-      upstreams: new Map([...e.config.upstreams].map(([n, u]) => [n, { ...u, url: 'http://127.0.0.1:9' }])),
-    };
     const ids = Array.from({ length: 700 }, (_, i) => `vc_${i + 1}`);
-    await watchOn(unreachable).recordNow(acc.id, 'legal-documents', ids); // size unknown: no lock
+    await watchOn(e, unreachable(e)).recordNow(acc.id, 'legal-documents', ids); // size unknown: no lock
     expect((await e.accounts.getAccount(acc.id))?.restricted_until).toBeNull();
-    await watchOn(e.config).recordNow(acc.id, 'legal-documents', ids.slice(0, 10)); // records taken before
+    await watchOn(e).recordNow(acc.id, 'legal-documents', ids.slice(0, 10)); // records taken before
     expect((await e.accounts.getAccount(acc.id))?.restricted_until).toBe(e.clock.now() + 24 * 3_600_000);
   });
 });
@@ -293,4 +328,7 @@ describe('bulk-extraction watch on Redis', () => {
 
   it('once a lock has ended by itself, rereading records taken on an earlier day does not lock again, and a new one does', () =>
     relockOnlyOnNewRecords(r));
+
+  it('locks an account whose lock over another dataset has ended, on its next call there, a reread too, when the crossing could not lock it', () =>
+    makeUpACrossingAfterALockElsewhere(r));
 });

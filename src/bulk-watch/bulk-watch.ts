@@ -93,16 +93,18 @@ export class BulkWatch {
   }
 
   /**
-   * `lockEnded`: the account was locked before (its restricted_until is past). Its count is past
-   * the threshold already, so only a record new to the window may lock it again, and the store is
-   * asked exactly whether the call's ids grew the window: rereading what was taken is no harvest.
-   * Any other account past the threshold is locked whatever its call returned: a crossing whose
-   * lock failed (the database, a size not known yet, a lower threshold since) is made up for.
+   * `lockEnded`: the account was locked before (its restricted_until is past). Where that lock was
+   * set over this dataset's window, the count is past the threshold already, so only a record new
+   * to the window may lock it again, and the store is asked exactly whether the call's ids grew
+   * it: rereading what was taken is no harvest. Any other window past the threshold locks whatever
+   * its call returned: a crossing whose lock failed (the database, a size not known yet, a lower
+   * threshold since) is made up for, on an account never locked and on one locked over another
+   * dataset alike.
    */
   async recordNow(accountId: string, dataset: string, ids: string[], lockEnded = false): Promise<void> {
     const now = this.deps.clock.now();
     const days = this.dayKeys(now);
-    const { distinct, grew } = await this.deps.meter.recordAndCount(
+    const { distinct, grew, lockedOn } = await this.deps.meter.recordAndCount(
       accountId,
       dataset,
       days[0]!,
@@ -110,7 +112,7 @@ export class BulkWatch {
       days,
       lockEnded,
     );
-    if (lockEnded && !grew) return;
+    if (lockedOn && !grew) return;
     const { threshold, size } = await this.threshold(dataset);
     // On Redis the count is an estimate: a lock waits until it is past the threshold by more than
     // its error could put it there, so no account is locked before it (embedded: exact, no margin).
@@ -118,7 +120,8 @@ export class BulkWatch {
     if (distinct <= threshold * (1 + LOCK_MARGIN_ERRORS * this.deps.meter.distinctError)) return;
     const until = now + this.deps.config().raw.gateway.bulk_watch.lock_hours * 3_600_000;
     const locked = await this.deps.accounts.lockUntil(accountId, until, now);
-    if (!locked) return;
+    // Not locked by this call: locked already (another replica, another dataset), this window too.
+    if (!locked) return this.markLocked(accountId, dataset);
     await this.deps.bus.publish({ type: 'account', accountId });
     this.deps.metrics.bulkLocks.inc({ dataset });
     this.deps.logger.warn(
@@ -134,6 +137,19 @@ export class BulkWatch {
       },
       'account locked for bulk extraction',
     );
+    await this.markLocked(accountId, dataset);
+  }
+
+  /** After the lock and its news: a mark that cannot be written only lets a reread lock again. */
+  private async markLocked(accountId: string, dataset: string): Promise<void> {
+    await this.deps.meter
+      .markLocked(accountId, dataset)
+      .catch((err: unknown) =>
+        this.deps.logger.warn(
+          { err: (err as Error).message, account_id: accountId, dataset },
+          'bulk watch: the lock mark could not be written',
+        ),
+      );
   }
 
   /**

@@ -112,6 +112,10 @@ export class FailoverMeterStore implements MeterStore {
     return this.run((s) => s.countDistinct(accountId, dataset, dayKeys));
   }
 
+  markLocked(accountId: string, dataset: string): Promise<void> {
+    return this.run((s) => s.markLocked(accountId, dataset));
+  }
+
   forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void> {
     return this.run((s) => s.forgetIds(accountId, datasets, dayKeys));
   }

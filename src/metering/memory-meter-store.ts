@@ -1,6 +1,13 @@
 import type { Clock } from '../util/clock';
 import { systemClock } from '../util/clock';
-import type { MeterStore, RefundInput, ReserveInput, ReserveResult, Usage } from './meter-store';
+import type {
+  DistinctCount,
+  MeterStore,
+  RefundInput,
+  ReserveInput,
+  ReserveResult,
+  Usage,
+} from './meter-store';
 import {
   REFUND_MARKER_TTL_S,
   distinctTtlSeconds,
@@ -171,8 +178,17 @@ export class MemoryMeterStore implements MeterStore {
     return Promise.resolve(union.size);
   }
 
+  /** The mark is an empty set: it lives, is kept in snapshots and is forgotten as the day sets are. */
+  markLocked(accountId: string, dataset: string): Promise<void> {
+    this.entries.addToSet(lockMarkKey(accountId, dataset), [], distinctTtlSeconds(this.windowDays()) * 1000);
+    return Promise.resolve();
+  }
+
   forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void> {
-    for (const ds of datasets) for (const d of dayKeys) this.entries.deleteSet(idsKey(accountId, ds, d));
+    for (const ds of datasets) {
+      this.entries.deleteSet(lockMarkKey(accountId, ds));
+      for (const d of dayKeys) this.entries.deleteSet(idsKey(accountId, ds, d));
+    }
     return Promise.resolve();
   }
 
@@ -183,13 +199,20 @@ export class MemoryMeterStore implements MeterStore {
     dayKey: string,
     ids: readonly string[],
     dayKeys: readonly string[],
-  ) {
+    exact = false,
+  ): Promise<DistinctCount> {
     const days = dayKeys.includes(dayKey)
       ? dayKeys.map((d) => this.entries.members(idsKey(accountId, dataset, d)))
       : undefined;
     const grew = days !== undefined && ids.some((id) => !days.some((s) => s?.has(id)));
+    const mark = lockMarkKey(accountId, dataset);
+    // As Redis's EXPIRE: a live mark is given the TTL again, an absent one is not made.
+    const lockedOn = exact && this.entries.members(mark) !== undefined;
+    if (lockedOn) this.entries.addToSet(mark, [], distinctTtlSeconds(this.windowDays()) * 1000);
     await this.recordIds(accountId, dataset, dayKey, ids);
-    return { distinct: await this.countDistinct(accountId, dataset, dayKeys), grew };
+    const out: DistinctCount = { distinct: await this.countDistinct(accountId, dataset, dayKeys), grew };
+    if (lockedOn) out.lockedOn = true;
+    return out;
   }
 
   /** Every live entry with its expiry (epoch ms), to be kept across a restart of a single process. */
@@ -211,6 +234,7 @@ export class MemoryMeterStore implements MeterStore {
 // NUL separators: account ids, datasets and doc ids can never forge another entry's key.
 const acc = (accountId: string): string => `${accountId}\0`;
 const idsKey = (a: string, dataset: string, dayKey: string): string => `${acc(a)}ids\0${dataset}\0${dayKey}`;
+const lockMarkKey = (a: string, dataset: string): string => `${acc(a)}lk\0${dataset}`;
 
 interface WindowKeys {
   second: string;

@@ -139,6 +139,11 @@ export interface DistinctCount {
    * one of its registers). Never false when they did; see recordAndCount's `exact`.
    */
   grew: boolean;
+  /**
+   * Asked with `exact`: a lock was set over this window (markLocked) and nothing has cleared it
+   * since. The mark's life runs on from the call, so it outlives every id it covers.
+   */
+  lockedOn?: true;
 }
 
 export interface MeterStore {
@@ -157,12 +162,18 @@ export interface MeterStore {
   recordIds(accountId: string, dataset: string, dayKey: string, ids: readonly string[]): Promise<void>;
   /** Distinct ids over the union of the given days (approximate on Redis: HyperLogLog, ~0.8% error). */
   countDistinct(accountId: string, dataset: string, dayKeys: readonly string[]): Promise<number>;
-  /** Forgets the ids recorded for those datasets and days (an admin lifted a bulk-extraction lock). */
+  /**
+   * The account was locked with its window on the dataset past the threshold: rereading that
+   * window locks no more (recordAndCount's `lockedOn`). Kept as long as the window's ids are.
+   */
+  markLocked(accountId: string, dataset: string): Promise<void>;
+  /** Forgets the ids recorded for those datasets and days, and their lock marks (an admin lifted a lock). */
   forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void>;
   /**
    * recordIds then countDistinct, in one round trip, saying whether these ids grew the union:
-   * exactly with `exact`; without it a store may also say so of ids new to today but taken on an
-   * earlier day of the window (Redis: today's HyperLogLog changed), sparing it a second count.
+   * exactly with `exact` where the window is marked locked; elsewhere a store may also say so of
+   * ids new to today but taken on an earlier day of the window (Redis: today's HyperLogLog
+   * changed), sparing it a second count. Only with `exact` is the lock mark read (`lockedOn`).
    */
   recordAndCount(
     accountId: string,

@@ -218,8 +218,17 @@ export class RedisMeterStore implements MeterStore {
     return this.timed(this.redis.pfcount(...dayKeys.map((d) => this.idsKey(accountId, dataset, d))));
   }
 
+  async markLocked(accountId: string, dataset: string): Promise<void> {
+    await this.timed(
+      this.redis.set(this.lockMarkKey(accountId, dataset), '1', 'EX', distinctTtlSeconds(this.windowDays())),
+    );
+  }
+
   async forgetIds(accountId: string, datasets: readonly string[], dayKeys: readonly string[]): Promise<void> {
-    const keys = datasets.flatMap((ds) => dayKeys.map((d) => this.idsKey(accountId, ds, d)));
+    const keys = datasets.flatMap((ds) => [
+      this.lockMarkKey(accountId, ds),
+      ...dayKeys.map((d) => this.idsKey(accountId, ds, d)),
+    ]);
     // One slot: every key of the account carries its hash tag, so one DEL serves a cluster too.
     if (keys.length > 0) await this.timed(this.redis.del(...keys));
   }
@@ -238,7 +247,11 @@ export class RedisMeterStore implements MeterStore {
     if (exact && dayKeys.length > 0)
       return recordIdsScript(dayKeys.length).run(
         this.redis,
-        [key, ...dayKeys.map((d) => this.idsKey(accountId, dataset, d))],
+        [
+          key,
+          this.lockMarkKey(accountId, dataset),
+          ...dayKeys.map((d) => this.idsKey(accountId, dataset, d)),
+        ],
         [distinctTtlSeconds(this.windowDays()), ...ids],
         distinctReply,
         this.deadlines,
@@ -275,5 +288,9 @@ export class RedisMeterStore implements MeterStore {
 
   private idsKey(accountId: string, dataset: string, dayKey: string): string {
     return `${this.acc(accountId)}ids:${dataset}:${dayKey}`;
+  }
+
+  private lockMarkKey(accountId: string, dataset: string): string {
+    return `${this.acc(accountId)}lk:${dataset}`;
   }
 }

@@ -50,10 +50,12 @@ export function reserveResult(reply: unknown, w: Windows): ReserveResult {
   }
 }
 
-/** The record-ids script's reply {distinct, grew}. */
+/** The record-ids script's reply {distinct, grew, marked}. */
 export function distinctReply(reply: unknown): DistinctCount {
-  if (!Array.isArray(reply) || reply.length !== 2) throw new Error('unexpected distinct-count reply');
-  return { distinct: replyNumber(reply[0]), grew: replyNumber(reply[1]) === 1 };
+  if (!Array.isArray(reply) || reply.length !== 3) throw new Error('unexpected distinct-count reply');
+  const out: DistinctCount = { distinct: replyNumber(reply[0]), grew: replyNumber(reply[1]) === 1 };
+  if (replyNumber(reply[2]) === 1) out.lockedOn = true;
+  return out;
 }
 
 export function replyNumber(v: unknown): number {

@@ -15,6 +15,19 @@ describe('MemoryMeterStore specifics', () => {
     expect(await store.countDistinct('acc_w', 'legal', ['2026-11-01', '2026-11-02'])).toBe(1);
   });
 
+  it('keeps a lock mark as long as the ids it covers: each exact count on the window renews it', async () => {
+    const clock = new ManualClock(Date.parse('2026-11-01T03:00:00Z'));
+    const store = new MemoryMeterStore({ clock, distinctWindowDays: 2 });
+    const record = (dayKey: string) => store.recordAndCount('acc_m', 'legal', dayKey, ['a'], [dayKey], true);
+    await store.markLocked('acc_m', 'legal');
+    clock.advance(2.5 * 86_400_000); // within the mark's 3 days
+    expect((await record('2026-11-03')).lockedOn).toBe(true);
+    clock.advance(2.5 * 86_400_000); // 5 days from the mark, 2.5 from the count that renewed it
+    expect((await record('2026-11-06')).lockedOn).toBe(true);
+    clock.advance(3 * 86_400_000 + 1); // no count for longer than the ids' 3 days: both gone
+    expect(await record('2026-11-09')).toEqual({ distinct: 1, grew: true });
+  });
+
   it('stays bounded: expired windows, days, markers and id sets are swept', async () => {
     const clock = new ManualClock(Date.parse('2026-11-14T03:00:00Z'));
     const store = new MemoryMeterStore({ clock, distinctWindowDays: 2, sweepIntervalMs: 1000 });

@@ -429,16 +429,21 @@ describe.each(factories)('MeterStore contract: %s', (name, create) => {
     });
   });
 
-  it('tells exactly, when asked, a call whose ids are all in the window already, taken on any of its days, from one that adds', async () => {
+  it('tells exactly, when asked, a call whose ids are all in a window marked locked already, taken on any of its days, from one that adds', async () => {
     await store.recordIds(accountId, 'legal', '2026-11-13', ['a', 'b', 'c']);
+    await store.markLocked(accountId, 'legal');
     const days = ['2026-11-13', '2026-11-14', '2026-11-15'];
     const record = (ids: string[], window = days) =>
       store.recordAndCount(accountId, 'legal', '2026-11-15', ids, window, true);
-    expect(await record(['a', 'c'])).toEqual({ distinct: 3, grew: false });
-    expect(await record(['a', 'd'])).toEqual({ distinct: 4, grew: true });
-    expect(await record(['d', 'a'])).toEqual({ distinct: 4, grew: false });
+    expect(await record(['a', 'c'])).toEqual({ distinct: 3, grew: false, lockedOn: true });
+    expect(await record(['a', 'd'])).toEqual({ distinct: 4, grew: true, lockedOn: true });
+    expect(await record(['d', 'a'])).toEqual({ distinct: 4, grew: false, lockedOn: true });
     // 'b' was taken on a day this window leaves out: new to it (a, c and d are on its last day)
-    expect(await record(['b'], ['2026-11-14', '2026-11-15'])).toEqual({ distinct: 4, grew: true });
+    expect(await record(['b'], ['2026-11-14', '2026-11-15'])).toEqual({
+      distinct: 4,
+      grew: true,
+      lockedOn: true,
+    });
     expect(
       await store.recordAndCount(`${accountId}_other`, 'legal', '2026-11-15', ['a'], days, true),
     ).toEqual({
@@ -450,6 +455,7 @@ describe.each(factories)('MeterStore contract: %s', (name, create) => {
   it('counts distinct ids approximately right at scale', async () => {
     const ids = Array.from({ length: 5000 }, (_, i) => `r${i}`);
     await store.recordIds(accountId, 'legal', '2026-11-13', ids.slice(0, 3000));
+    await store.markLocked(accountId, 'legal');
     const days = ['2026-11-13', '2026-11-14'];
     const first = await store.recordAndCount(accountId, 'legal', '2026-11-14', ids.slice(2000), days, true);
     expect(first.grew).toBe(true);
@@ -460,7 +466,28 @@ describe.each(factories)('MeterStore contract: %s', (name, create) => {
     ).toEqual({
       distinct: first.distinct,
       grew: false,
+      lockedOn: true,
     });
+  });
+
+  it('says a window is marked locked only when asked, on the account and dataset marked, until the ids are forgotten', async () => {
+    const days = ['2026-11-13', '2026-11-14'];
+    const record = (acc: string, ds: string, ids: string[], exact = true) =>
+      store.recordAndCount(acc, ds, '2026-11-14', ids, days, exact);
+    expect(await record(accountId, 'legal', ['a'])).toEqual({ distinct: 1, grew: true });
+    await store.markLocked(accountId, 'legal');
+    expect(await record(accountId, 'legal', ['a'])).toEqual({ distinct: 1, grew: false, lockedOn: true });
+    // a count not asked to be exact (an account never locked) does not read the mark
+    expect(await record(accountId, 'legal', ['b'], false)).toEqual({ distinct: 2, grew: true });
+    expect(await record(accountId, 'directory', ['a'])).toEqual({ distinct: 1, grew: true });
+    expect(await record(`${accountId}_other`, 'legal', ['a'])).toEqual({ distinct: 1, grew: true });
+    // an unmarked window is never said not to grow when its ids are new
+    expect((await record(accountId, 'directory', ['z'])).grew).toBe(true);
+    await store.forgetIds(accountId, ['legal'], days);
+    expect(await record(accountId, 'legal', ['a'])).toEqual({ distinct: 1, grew: true });
+    await store.markLocked(accountId, 'legal');
+    await store.forgetIds(accountId, ['legal'], []);
+    expect(await record(accountId, 'legal', ['a'])).toEqual({ distinct: 1, grew: false });
   });
 
   it('admits exactly the quota under 200 concurrent reserves', async () => {

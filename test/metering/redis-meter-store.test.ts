@@ -54,6 +54,7 @@ describe('RedisMeterStore specifics', () => {
       monthKey: windows.monthKey,
     });
     await s.recordIds('acc_k', 'legal', windows.dayKey, ['a']);
+    await s.markLocked('acc_k', 'legal');
     expect(res.ok).toBe(true);
     const keys = (await redis.keys(`${RUN}*`)).sort();
     expect(keys).toEqual(
@@ -62,6 +63,7 @@ describe('RedisMeterStore specifics', () => {
         `${RUN}{acc_k}:ft:${windows.dayKey}`,
         `${RUN}{acc_k}:fth:${windows.dayKey}`,
         `${RUN}{acc_k}:ids:legal:${windows.dayKey}`,
+        `${RUN}{acc_k}:lk:legal`,
         `${RUN}{acc_k}:m:${windows.epochMinute}`,
         `${RUN}{acc_k}:mo:${windows.monthKey}`,
         `${RUN}{acc_k}:rf:rq1`,
@@ -84,6 +86,10 @@ describe('RedisMeterStore specifics', () => {
     const idsTtl = await redis.pttl(key(`ids:legal:${windows.dayKey}`));
     expect(idsTtl).toBeLessThanOrEqual(31 * 86_400_000);
     expect(idsTtl).toBeGreaterThan(31 * 86_400_000 - 30_000);
+    // The lock mark as long as the ids: an exact count on its window gives it the TTL again.
+    await redis.expire(key('lk:legal'), 60);
+    await s.recordAndCount('acc_k', 'legal', windows.dayKey, ['a'], [windows.dayKey], true);
+    expect(await redis.pttl(key('lk:legal'))).toBeGreaterThan(31 * 86_400_000 - 30_000);
     for (const k of keys) expect(await redis.ttl(k)).toBeGreaterThan(0);
   });
 
