@@ -10,6 +10,7 @@ import { RedisMeterStore } from '../metering/redis-meter-store';
 import { createRedisClient, waitForReady } from '../stores/redis-client';
 import type { RedisClient } from '../stores/redis-client';
 import { InProcessInvalidationBus } from '../stores/invalidation-bus';
+import type { InvalidationBus } from '../stores/invalidation-bus';
 import { BulkWatch } from './bulk-watch';
 import { DatasetStats } from './dataset-stats';
 
@@ -88,12 +89,16 @@ const unreachable = (on: Harness): Harness['config'] => ({
 });
 
 /** A watch as a replica that just started has it: no dataset size known yet, read with `config`. */
-const watchOn = (on: Harness, config = on.config): BulkWatch =>
+const watchOn = (
+  on: Harness,
+  config = on.config,
+  bus: InvalidationBus = new InProcessInvalidationBus(),
+): BulkWatch =>
   new BulkWatch({
     config: () => config,
     meter: on.deps.meter,
     accounts: on.accounts,
-    bus: new InProcessInvalidationBus(),
+    bus,
     stats: new DatasetStats(() => config, on.clock),
     clock: on.clock,
     logger: on.deps.logger,
@@ -116,6 +121,21 @@ async function makeUpACrossingAfterALockElsewhere(on: Harness): Promise<void> {
   expect(await restrictedUntil()).toBe(on.clock.now());
   await on.bulkWatch.recordNow(acc.id, 'bailiff-offices', ids.slice(0, 10), true); // a reread
   expect(await restrictedUntil()).toBe(on.clock.now() + 24 * 3_600_000);
+  on.clock.set(start);
+}
+
+/** A call let through before the lock reached every replica crosses on another dataset: that lock covers it. */
+async function crossedWhileLocked(on: Harness): Promise<void> {
+  const start = on.clock.now();
+  const acc = await on.account('harvest');
+  expect(await pages(acc.key, 'j', 1, 6, on)).toEqual([200, 200, 200, 200, 200, 200]); // locked
+  const until = on.clock.now() + 24 * 3_600_000;
+  const ids = Array.from({ length: 600 }, (_, i) => `bp_${i + 1}`);
+  await on.bulkWatch.recordNow(acc.id, 'bailiff-offices', ids, false);
+  expect((await on.accounts.getAccount(acc.id))?.restricted_until).toBe(until);
+  on.clock.advance(24 * 3_600_000);
+  await on.bulkWatch.recordNow(acc.id, 'bailiff-offices', ids.slice(0, 10), true); // a reread
+  expect((await on.accounts.getAccount(acc.id))?.restricted_until).toBe(until);
   on.clock.set(start);
 }
 
@@ -169,14 +189,19 @@ describe('bulk-extraction watch', () => {
   it('locks an account whose lock over another dataset has ended, on its next call there, a reread too, when the crossing could not lock it', () =>
     makeUpACrossingAfterALockElsewhere(h));
 
-  it('counts a window that crossed while the account was locked already as covered by that lock: rereading it after does not lock', async () => {
+  it('counts a window that crossed while the account was locked already as covered by that lock: rereading it after does not lock', () =>
+    crossedWhileLocked(h));
+
+  it('marks the window it locked over even when the news of the lock cannot be sent: rereading it after does not lock', async () => {
     const start = h.clock.now();
     const acc = await h.account('harvest');
-    expect(await pages(acc.key, 'j', 1, 6)).toEqual([200, 200, 200, 200, 200, 200]); // locked
+    const deaf = new InProcessInvalidationBus();
+    deaf.publish = () => Promise.reject(new Error('Connection is closed.'));
+    const ids = Array.from({ length: 600 }, (_, i) => `bq_${i + 1}`);
+    await expect(watchOn(h, h.config, deaf).recordNow(acc.id, 'bailiff-offices', ids)).rejects.toThrow(
+      'Connection is closed.',
+    );
     const until = h.clock.now() + 24 * 3_600_000;
-    // a call let through before the lock reached every replica: it crosses on another dataset
-    const ids = Array.from({ length: 600 }, (_, i) => `bp_${i + 1}`);
-    await h.bulkWatch.recordNow(acc.id, 'bailiff-offices', ids, false);
     expect((await h.accounts.getAccount(acc.id))?.restricted_until).toBe(until);
     h.clock.advance(24 * 3_600_000);
     await h.bulkWatch.recordNow(acc.id, 'bailiff-offices', ids.slice(0, 10), true); // a reread
@@ -331,4 +356,7 @@ describe('bulk-extraction watch on Redis', () => {
 
   it('locks an account whose lock over another dataset has ended, on its next call there, a reread too, when the crossing could not lock it', () =>
     makeUpACrossingAfterALockElsewhere(r));
+
+  it('counts a window that crossed while the account was locked already as covered by that lock: rereading it after does not lock', () =>
+    crossedWhileLocked(r));
 });

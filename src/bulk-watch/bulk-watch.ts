@@ -102,6 +102,8 @@ export class BulkWatch {
    * dataset alike.
    */
   async recordNow(accountId: string, dataset: string, ids: string[], lockEnded = false): Promise<void> {
+    // Returning no record takes nothing: it neither crosses a threshold nor makes up for one.
+    if (ids.length === 0) return;
     const now = this.deps.clock.now();
     const days = this.dayKeys(now);
     const { distinct, grew, lockedOn } = await this.deps.meter.recordAndCount(
@@ -122,7 +124,7 @@ export class BulkWatch {
     const locked = await this.deps.accounts.lockUntil(accountId, until, now);
     // Not locked by this call: locked already (another replica, another dataset), this window too.
     if (!locked) return this.markLocked(accountId, dataset);
-    await this.deps.bus.publish({ type: 'account', accountId });
+    // The lock holds in the database now: its record and its mark never wait on the news of it.
     this.deps.metrics.bulkLocks.inc({ dataset });
     this.deps.logger.warn(
       {
@@ -137,10 +139,13 @@ export class BulkWatch {
       },
       'account locked for bulk extraction',
     );
-    await this.markLocked(accountId, dataset);
+    await Promise.all([
+      this.markLocked(accountId, dataset),
+      this.deps.bus.publish({ type: 'account', accountId }),
+    ]);
   }
 
-  /** After the lock and its news: a mark that cannot be written only lets a reread lock again. */
+  /** Never rejects: a mark that cannot be written only lets a reread lock again once the lock ends. */
   private async markLocked(accountId: string, dataset: string): Promise<void> {
     await this.deps.meter
       .markLocked(accountId, dataset)
