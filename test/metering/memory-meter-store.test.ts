@@ -28,7 +28,7 @@ describe('MemoryMeterStore specifics', () => {
     expect(await record('2026-11-09')).toEqual({ distinct: 1, grew: true });
   });
 
-  it('stays bounded: expired windows, days, markers and id sets are swept', async () => {
+  it('stays bounded: expired windows, days, markers, id sets and lock marks are swept', async () => {
     const clock = new ManualClock(Date.parse('2026-11-14T03:00:00Z'));
     const store = new MemoryMeterStore({ clock, distinctWindowDays: 2, sweepIntervalMs: 1000 });
     const limits = { perSecond: 1e6, perMinute: 1e6, daily: 1e6, monthly: 1e6 };
@@ -58,6 +58,7 @@ describe('MemoryMeterStore specifics', () => {
     // Unswept it would hold 2000 of each: second windows, markers, full-text sets' members' days...
     // Live now: markers of the last hour (720), a few rate windows, day/month keys of 50 accounts.
     expect(busy).toBeLessThan(1200);
+    await store.markLocked('acc_0', 'legal');
     clock.advance(40 * 86_400_000);
     await store.recordIds('acc_x', 'legal', '2026-12-30', ['a']);
     expect(store.size()).toBe(1);
@@ -68,7 +69,7 @@ describe('MemoryMeterStore snapshots (the embedded default across a restart)', (
   const TZ = 'Asia/Ho_Chi_Minh';
   const limits = { perSecond: 10, perMinute: 100, daily: 100, monthly: 1000 };
 
-  it('a restored store holds the same day, month, full-text and id counts, without what expired since', async () => {
+  it('a restored store holds the same day, month, full-text and id counts and lock marks, without what expired since', async () => {
     const clock = new ManualClock(Date.parse('2026-11-14T03:00:00Z'));
     const before = new MemoryMeterStore({ clock });
     const windows = computeWindows(clock.now(), TZ);
@@ -83,6 +84,7 @@ describe('MemoryMeterStore snapshots (the embedded default across a restart)', (
         fullText: { docId: `d${i % 2}`, cap: 10 },
       });
     await before.recordIds('acc_r', 'legal', windows.dayKey, ['a', 'b']);
+    await before.markLocked('acc_r', 'legal');
     const snap = JSON.parse(JSON.stringify(before.snapshot())) as unknown;
 
     clock.advance(5_000); // the second window is gone, the minute is not
@@ -97,6 +99,11 @@ describe('MemoryMeterStore snapshots (the embedded default across a restart)', (
       fullText: 2,
     });
     expect(await after.countDistinct('acc_r', 'legal', [now.dayKey])).toBe(2);
+    expect(await after.recordAndCount('acc_r', 'legal', now.dayKey, ['a'], [now.dayKey], true)).toEqual({
+      distinct: 2,
+      grew: false,
+      lockedOn: true,
+    });
   });
 
   it('takes nothing from a malformed snapshot', () => {
