@@ -35,8 +35,9 @@ export interface FailoverMeterStoreOptions {
 /**
  * Redis first; on a connection or timeout error either local limits ('open') or
  * StoreUnavailableError ('closed'). Errors that are not about reaching Redis are rethrown as is.
- * A refund of a call counted on the fallback goes to whichever side is active at settle time. A
- * call counted in Redis is given back only there: when Redis cannot take the refund, it is kept and
+ * A refund of a call counted on the fallback goes to the fallback, whichever side is active at
+ * settle time: given to Redis, it took from Redis's count a call Redis never held. A call counted
+ * in Redis is given back only there: when Redis cannot take the refund, it is kept and
  * replayed once Redis answers (the refund is idempotent per request, so a timed-out refund that
  * Redis ran after all is not given twice).
  */
@@ -87,7 +88,8 @@ export class FailoverMeterStore implements MeterStore {
   }
 
   refund(input: RefundInput): Promise<{ applied: boolean }> {
-    if (!input.shared) return this.run((s) => s.refund(input));
+    // Counted on the fallback: given back there, Redis back or not. Redis never held it.
+    if (!input.shared) return this.opts.fallback.refund(input);
     return this.opts.primary.refund(input).catch((err: unknown) => {
       if (!isUnavailableError(err)) throw err;
       this.kept.keep(input, err);

@@ -117,7 +117,9 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     expect(await open.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 1 } });
     expect(open.fallbackActive()).toBe(true);
     expect(changes).toEqual([true]);
-    expect(await open.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 2 } });
+    const localInput = input('acc_a');
+    const local = await open.reserve(localInput);
+    expect(local).toMatchObject({ ok: true, usage: { daily: 2 } });
     expect((await open.peek('acc_a', input('acc_a').windows)).daily).toBe(2);
     expect(await open.recordAndCount('acc_a', 'legal', '2026-11-14', ['x', 'y'], ['2026-11-14'])).toEqual({
       distinct: 2,
@@ -138,6 +140,10 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     const key = `f:{acc_a}:d:${input('acc_a').windows.dayKey}`;
     expect(await redis.get(key)).toBe('1');
     expect(await closed.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 2 } });
+    // A call counted locally whose upstream failed once Redis was back: given back where it was
+    // counted, never taken from Redis's count, which did not hold it.
+    expect(await open.refund(refundFor(localInput, local)!)).toEqual({ applied: true });
+    expect(await redis.get(key)).toBe('2');
     await open.close();
     await closed.close();
   });
