@@ -102,8 +102,10 @@ export const validatePolicy: PolicyFactory = (config) => {
     name: 'validate',
     handle(ctx) {
       const { route, principal } = ctx;
-      if (!route || !principal || (route.kind !== 'list' && route.kind !== 'datasets')) return;
+      if (!route || !principal) return;
+      // On every route: a query string that cannot be decoded is bad input even where none is read.
       if (ctx.queryError) throw new ApiError('invalid_request', { message: ctx.queryError });
+      if (route.kind !== 'list' && route.kind !== 'datasets') return;
       if (route.kind === 'datasets') {
         // The reference gives this endpoint no parameters and has it return the plan's datasets:
         // without page and per_page, all of them (answerDatasets); with either, paged like every list.
