@@ -503,6 +503,19 @@ describe('meter: full text', () => {
     expect((await me(key)).quota).toMatchObject({ daily_used: 3, monthly_used: 3 });
   });
 
+  it('over the cap, an upstream answer without a record is the upstream failing: 503 search_unavailable, not counted', async () => {
+    const { key } = await h.account('tiny');
+    expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
+    expect((await get(key, '/v1/legal-documents/vb_12')).status).toBe(200);
+    const broken = await get(key, '/v1/legal-documents/vb_13_shapeless');
+    expect([broken.status, broken.body.code, broken.headers['retry-after']]).toEqual([
+      503,
+      'search_unavailable',
+      '5',
+    ]);
+    expect((await me(key)).quota).toMatchObject({ monthly_used: 2, full_text_used_today: 2 });
+  });
+
   it('does not take a full-text slot for an unknown id', async () => {
     const { key } = await h.account('tiny');
     expect((await get(key, '/v1/legal-documents/vb_missing')).status).toBe(404);

@@ -31,12 +31,17 @@ function upstreamError(body: Buffer): { code?: string; message?: string; param?:
   return { code: str(parsed.code, 64), message: str(parsed.message, 300), param: str(parsed.param, 64) };
 }
 
-/** A detail answer whose record has no full text to open: the field null, missing, or without text. */
-function withoutFullText(body: unknown, field: string): boolean {
-  if (typeof body !== 'object' || body === null) return false;
+/** A detail answer's record, or undefined when the answer holds none (off the upstream contract). */
+function detailRecord(body: unknown): Record<string, unknown> | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
   const data = (body as { data?: unknown }).data;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
-  const text = (data as Record<string, unknown>)[field];
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  return data as Record<string, unknown>;
+}
+
+/** A record with no full text to open: the field null, missing, or without text. */
+function withoutFullText(record: Record<string, unknown>, field: string): boolean {
+  const text = record[field];
   return text === null || text === undefined || (typeof text === 'string' && !htmlHasText(text));
 }
 
@@ -171,8 +176,11 @@ export async function forwardAndShape(
     }
     const r = ctx.reservation;
     if (r?.input.fullText !== undefined) {
+      // An answer with no record opened no document: the upstream's failure (503), over the cap too.
+      const record = detailRecord(parsed);
+      if (!record) throw refused(ctx, deps, proxy.name, 'bad_body', 'detail data is not a JSON object');
       // No text, no full-text document: its record is served over the cap too, as a call like any other.
-      if (withoutFullText(parsed, route!.dataset!.fullTextField!))
+      if (withoutFullText(record, route!.dataset!.fullTextField!))
         await countsWithoutDocument(ctx, deps, config);
       else if (r.result.fullTextBlocked) {
         // The document exists and is new today, over the full-text cap: 429, and nothing was
