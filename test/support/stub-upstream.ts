@@ -36,7 +36,7 @@ export function legalRow(n: number): Record<string, unknown> {
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
  * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_held → answers at release(), *_shapeless → 200 without `data`,
  * *_nocode → 404 with an HTML page (a path it does not serve), *_deep → a record nested deeper than
- * JSON.stringify goes, *_huge → a 17 MB record, *_notext → content_html null, *_blank → content_html of white space, *_tagsonly → content_html of tags, blanks and a script only, *_scan → content_html of page images only; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
+ * JSON.stringify goes, *_huge → a 17 MB record, *_notext → content_html null, *_objtext → content_html an object (off contract), *_blank → content_html of white space, *_tagsonly → content_html of tags, blanks and a script only, *_scan → content_html of page images only; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
  * an array as `data`; q=bad → 422 (with param), q=page422 → 422 with an HTML page, q=other422 → 422
  * with another code, q=bad400 → 400 (outside the contract), q=junkrows → rows that are not objects, q=boom → 500, q=gone → 404 (a list the upstream
  * does not serve), q=garbage → 200 not JSON, q=shapeless → 200 JSON without `data` and `total`,
@@ -117,13 +117,15 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
           signer: 'Nguyễn Văn A',
           content_html: id.endsWith('_notext')
             ? null
-            : id.endsWith('_blank')
-              ? ' \n '
-              : id.endsWith('_tagsonly')
-                ? TAGS_ONLY
-                : id.endsWith('_scan')
-                  ? '<div><img src="trang-1.png"><img src="trang-2.png"></div>'
-                  : LONG_HTML,
+            : id.endsWith('_objtext')
+              ? { pages: [LONG_HTML] }
+              : id.endsWith('_blank')
+                ? ' \n '
+                : id.endsWith('_tagsonly')
+                  ? TAGS_ONLY
+                  : id.endsWith('_scan')
+                    ? '<div><img src="trang-1.png"><img src="trang-2.png"></div>'
+                    : LONG_HTML,
           content_en_html: '<p>English</p>',
           replaced_by: [],
           replaces: [],

@@ -88,6 +88,14 @@ describe('field locking', () => {
     expect(res.body.meta.upgrade_url).toBe('https://example.vn/pricing');
   });
 
+  it('withholds from Free a locked full text that is no string, of which no preview can be made, rather than serve it whole', async () => {
+    const { key } = await h.account('free');
+    const res = await request(h.gw.app).get('/v1/legal-documents/vb_5_objtext').set('X-Api-Key', key);
+    expect(res.status).toBe(200);
+    expect(Object.hasOwn(res.body.data, 'content_html')).toBe(false);
+    expect(res.body.meta.locked_fields).toContain('content_html');
+  });
+
   it('gives Starter the full text but withholds the Pro fields', async () => {
     const { key } = await h.account('starter');
     const res = await request(h.gw.app).get('/v1/legal-documents/vb_5').set('X-Api-Key', key);

@@ -26,6 +26,8 @@ function lockFields(row: Row, fp: FieldPlan, previewChars: number): Row {
   for (const f of fp.preview) {
     const v = out[f];
     if (typeof v === 'string') out[f] = htmlPreview(v, previewChars);
+    // No preview can be made of anything else, and the field is locked: withheld, never whole.
+    else if (v !== null && v !== undefined) delete out[f];
   }
   return out;
 }
