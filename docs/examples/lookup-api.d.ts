@@ -24,10 +24,6 @@ export interface paths {
      *     **Gói tối thiểu / Minimum plan:** Free+
      *
      *     **Chi phí / Cost:** 1 lượt gọi / call
-     *
-     *     **Trường theo gói / Fields by plan:** `content_html`: Starter+ (bản xem trước cho gói thấp hơn / preview below); `content_en_html`: Pro+; `replaced_by`: Pro+; `replaces`: Pro+
-     *
-     *     **Toàn văn / Full text:** `content_html` tính vào giới hạn văn bản toàn văn mỗi ngày / counts against the daily full-text cap.
      */
     get: operations['listLegalDocuments'];
     put?: never;
@@ -1436,8 +1432,6 @@ export interface paths {
      *     **Gói tối thiểu / Minimum plan:** Free+
      *
      *     **Chi phí / Cost:** 1 lượt gọi / call
-     *
-     *     **Trường theo gói / Fields by plan:** `geometry`: Starter+
      */
     get: operations['listProvinceBoundaries'];
     put?: never;
@@ -1494,8 +1488,6 @@ export interface paths {
      *     **Gói tối thiểu / Minimum plan:** Free+
      *
      *     **Chi phí / Cost:** 1 lượt gọi / call
-     *
-     *     **Trường theo gói / Fields by plan:** `geometry`: Starter+
      */
     get: operations['listWardBoundaries'];
     put?: never;

@@ -44,7 +44,7 @@ Mỗi yêu cầu dữ liệu tốn 1 lượt (relations tốn 2). 404 với mã 
 
 ## Lỗi / Errors
 
-\`{ "success": false, "code": "...", "message": "..." }\`, có thể kèm / may also carry \`param\`, \`quota\`, \`reset_in_seconds\`, \`upgrade_url\`, \`buy_credits_url\`.
+\`{ "success": false, "code": "...", "message": "..." }\`, có thể kèm / may also carry \`quota\`, \`reset_in_seconds\`, \`upgrade_url\`, \`buy_credits_url\`.
 
 | HTTP | code | message |
 |---|---|---|

@@ -103,7 +103,8 @@ function listOperation(c: OperationContext): OperationObject {
       ) +
       requireNote +
       rangeNote +
-      `\n\n${planNotes(c, ds.minPlan, ds.cost)}`,
+      // A list opens no full text, and the fields datasets.yaml gates by plan are all the detail's.
+      `\n\n${planNotes(c, ds.minPlan, ds.cost, false)}`,
     tags: [tagOf(ds)],
     parameters: [...listParameters(ds), ref('parameters', 'page'), ref('parameters', 'per_page')],
     'x-min-plan': ds.minPlan,

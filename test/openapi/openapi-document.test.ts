@@ -85,6 +85,9 @@ describe('document generated from the registry', () => {
     const relations = doc.paths['/v1/legal-documents/{id}/relations']!.get.description;
     expect([relations.includes('content_html'), relations.includes('Full text')]).toEqual([false, false]);
     expect(doc.paths['/v1/legal-documents/{id}']!.get.description).toContain('daily full-text cap');
+    // Nor does a list's: its rows are not the detail's record, and a list opens no full text.
+    const list = doc.paths['/v1/legal-documents']!.get.description;
+    expect([list.includes('content_html'), list.includes('Full text')]).toEqual([false, false]);
     expect(doc.paths['/v1/legal-documents']!.get['x-min-plan']).toBe('free');
     expect(doc['x-plans']).toEqual(
       config.planList.map((p) => expect.objectContaining({ name: p.name, monthly_calls: p.monthly_calls })),
