@@ -42,6 +42,12 @@ describe('parseIsoDateTime', () => {
     for (const s of ['2099-02-30', '0000-01-01T00:00Z', '2099-01-01T24:00', '2099-01-01T07:60', '2099-1-1']) {
       expect(parseIsoDateTime(s, HCM)).toBeUndefined();
     }
+    // days that exist, whose offset or zone carries them out of years 0001–9999 in UTC
+    for (const s of ['9999-12-31T23:00:00-05:00', '0001-01-01T00:30+01:00']) {
+      expect(parseIsoDateTime(s, HCM)).toBeUndefined();
+    }
+    expect(parseIsoDateTime('0001-01-01', HCM)).toBeUndefined(); // 00:00 at +07:00: year 0 in UTC
+    expect(iso(parseIsoDateTime('9999-12-31T23:00:00+05:00', HCM))).toBe('9999-12-31T18:00:00.000Z');
     expect(parseIsoDateTime('2099-01-01', { ...HCM, dateOnly: false })).toBeUndefined();
     expect(parseIsoDateTime('2099-01-01T07:00', { zone: 'required', dateOnly: false })).toBeUndefined();
     expect(parseIsoDateTime('2099-01-01T07:00+07:00', { zone: 'required', dateOnly: false })).toBe(

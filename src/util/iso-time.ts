@@ -27,6 +27,10 @@ const DATE_TIME =
 /** Where a date-time may leave its offset out, the zone it is then read in (an IANA name). */
 export type ZoneRule = { zone: 'required' } | { zone: 'optional'; localZone: string };
 
+/** 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the years toISOString writes in four digits. */
+const FIRST_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
 /**
  * An ISO 8601 date-time (or, with dateOnly, a bare date: its 00:00) whose day exists and whose
  * hours, minutes, seconds and offset are in range, as epoch milliseconds; undefined when it is not
@@ -34,6 +38,13 @@ export type ZoneRule = { zone: 'required' } | { zone: 'optional'; localZone: str
  * refuses. A time without an offset is read in the rule's local zone, never the process's own.
  */
 export function parseIsoDateTime(s: string, opts: ZoneRule & { dateOnly: boolean }): number | undefined {
+  const ms = parseUnbounded(s, opts);
+  // Its offset can carry a date of year 9999 (or 0001) into year 10000 (or 0) in UTC, which
+  // toISOString writes in a form PostgreSQL refuses: refused here, as a bad date, not at the write.
+  return ms !== undefined && ms >= FIRST_MS && ms <= LAST_MS ? ms : undefined;
+}
+
+function parseUnbounded(s: string, opts: ZoneRule & { dateOnly: boolean }): number | undefined {
   const bareDay = opts.dateOnly && isCalendarDate(s);
   const m = bareDay ? undefined : DATE_TIME.exec(s);
   if (!bareDay && (!m || !isCalendarDate(s.slice(0, 10)))) return undefined;

@@ -227,7 +227,14 @@ describe('every error code the gateway owns, through a real process', () => {
 
   it('the admin API refuses a date-time that does not exist instead of moving it or failing, and takes RFC 3339 forms, reading one without an offset in the service zone', async () => {
     const acc = await newAccount(p, 'starter');
-    for (const at of ['0000-01-01T00:00:00Z', '2099-02-30T00:00:00Z', '2099-04-31', '2099-01-01T24:00:00Z']) {
+    const dates = [
+      '0000-01-01T00:00:00Z',
+      '2099-02-30T00:00:00Z',
+      '2099-04-31',
+      '2099-01-01T24:00:00Z',
+      '9999-12-31T23:00:00-05:00', // a day that exists, in year 10000 in UTC
+    ];
+    for (const at of dates) {
       const locked = await adminCall(p, 'PATCH', `/admin/accounts/${acc.id}`, { restricted_until: at });
       expect([locked.status, locked.json.code, locked.json.message]).toEqual([
         422,
