@@ -47,6 +47,11 @@ export class MemoryMeterStore implements MeterStore {
     this.entries = new ExpiringEntries(opts.clock ?? systemClock, opts.sweepIntervalMs ?? 10_000);
   }
 
+  /** How long a day's ids, and a lock mark over them, are kept from their last write. */
+  private idsTtlMs(): number {
+    return distinctTtlSeconds(this.windowDays()) * 1000;
+  }
+
   /** Entries held, for tests of boundedness. */
   size(): number {
     return this.entries.size();
@@ -161,11 +166,7 @@ export class MemoryMeterStore implements MeterStore {
 
   recordIds(accountId: string, dataset: string, dayKey: string, ids: readonly string[]): Promise<void> {
     this.entries.sweepIfDue();
-    this.entries.addToSet(
-      idsKey(accountId, dataset, dayKey),
-      ids,
-      distinctTtlSeconds(this.windowDays()) * 1000,
-    );
+    this.entries.addToSet(idsKey(accountId, dataset, dayKey), ids, this.idsTtlMs());
     return Promise.resolve();
   }
 
@@ -180,7 +181,7 @@ export class MemoryMeterStore implements MeterStore {
 
   /** The mark is an empty set: it lives, is kept in snapshots and is forgotten as the day sets are. */
   markLocked(accountId: string, dataset: string): Promise<void> {
-    this.entries.addToSet(lockMarkKey(accountId, dataset), [], distinctTtlSeconds(this.windowDays()) * 1000);
+    this.entries.addToSet(lockMarkKey(accountId, dataset), [], this.idsTtlMs());
     return Promise.resolve();
   }
 
@@ -208,7 +209,7 @@ export class MemoryMeterStore implements MeterStore {
     const mark = lockMarkKey(accountId, dataset);
     // As Redis's EXPIRE: a live mark is given the TTL again, an absent one is not made.
     const lockedOn = exact && this.entries.members(mark) !== undefined;
-    if (lockedOn) this.entries.addToSet(mark, [], distinctTtlSeconds(this.windowDays()) * 1000);
+    if (lockedOn) this.entries.addToSet(mark, [], this.idsTtlMs());
     await this.recordIds(accountId, dataset, dayKey, ids);
     const out: DistinctCount = { distinct: await this.countDistinct(accountId, dataset, dayKeys), grew };
     if (lockedOn) out.lockedOn = true;

@@ -9,7 +9,7 @@ import type { UpstreamProxy } from '../proxy/upstream-proxy';
 import { upstreamUnavailable } from '../proxy/upstream-unavailable';
 import { UpstreamFailure } from '../proxy/upstream-failure';
 import type { UpstreamFailureReason } from '../proxy/upstream-failure';
-import { MalformedAnswer, shapeBody } from '../shaping/shape-body';
+import { MalformedAnswer, isRecord, shapeBody } from '../shaping/shape-body';
 import { htmlHasText } from '../shaping/html-preview';
 import type { Outcome } from './finish';
 import { parseJsonObject } from '../../util/json-object';
@@ -33,10 +33,7 @@ function upstreamError(body: Buffer): { code?: string; message?: string; param?:
 
 /** A detail answer's record, or undefined when the answer holds none (off the upstream contract). */
 function detailRecord(body: unknown): Record<string, unknown> | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const data = (body as { data?: unknown }).data;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
-  return data as Record<string, unknown>;
+  return isRecord(body) && isRecord(body.data) ? body.data : undefined;
 }
 
 /** A record with no full text to open: the field null, missing, or without text. */

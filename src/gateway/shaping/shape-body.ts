@@ -17,7 +17,8 @@ export interface Shaped {
 /** An upstream answer outside the contract (DESIGN §4): the caller gets a 503, the log the reason. */
 export class MalformedAnswer extends Error {}
 
-const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object: not null, not an array (what the upstream contract calls a record). */
+export const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function lockFields(row: Row, fp: FieldPlan, previewChars: number): Row {
   if (fp.locked.length === 0) return row;
