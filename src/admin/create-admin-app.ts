@@ -11,6 +11,7 @@ import { keyRoutes } from './key-routes';
 import { requestError } from './request-errors';
 import type { MethodsAnswer } from '../gateway/client-error';
 import { OPS_PATHS } from '../observability/ops-routes';
+import { lacksHost, NO_HOST_MESSAGE } from '../util/host-header';
 
 const BODY_LIMIT = '64kb';
 
@@ -72,6 +73,10 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     next();
   });
   app.set('etag', false);
+  app.use((req, _res, next) => {
+    if (lacksHost(req)) throw new ApiError('invalid_request', { message: NO_HOST_MESSAGE });
+    next();
+  });
   const admin = express.Router();
   admin.use(auditLine(deps.logger));
   admin.use(async (req, res, next) => {

@@ -3,6 +3,7 @@ import type { RequestListener, Server } from 'node:http';
 import { ADMIN_PORT_METHODS } from '../admin/create-admin-app';
 import { answerClientErrors } from '../gateway/client-error';
 import type { OpsRoutes } from '../observability/ops-routes';
+import { lacksHost } from '../util/host-header';
 import { toOriginForm } from '../util/origin-form';
 
 export interface RequestTimeouts {
@@ -41,13 +42,14 @@ export function createPublicServer(app: RequestListener, timeouts: RequestTimeou
 
 /**
  * The admin port's server: the unauthenticated operational routes first (scrapes and probes never
- * go through Express), then the admin API.
+ * go through Express), then the admin API. A request without Host goes to the admin API, which
+ * refuses it in the envelope.
  */
 export function createAdminServer(ops: OpsRoutes, adminApp: RequestListener): Server {
   return answerClientErrors(
-    createServer((req, res) => {
+    createServer({ requireHostHeader: false }, (req, res) => {
       toOriginForm(req);
-      if (!ops(req, res)) adminApp(req, res);
+      if (lacksHost(req) || !ops(req, res)) adminApp(req, res);
     }),
     ADMIN_PORT_METHODS,
   );

@@ -331,6 +331,31 @@ describe('every error code the gateway owns, through a real process', () => {
     ]);
   });
 
+  it('the admin port answers an HTTP/1.1 request without Host with 422 in the envelope, and serves HTTP/1.0 without it', async () => {
+    const { connect } = await import('node:net');
+    const send = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { hostname, port } = new URL(p.admin);
+        let got = '';
+        const socket = connect(Number(port), hostname, () => socket.write(head));
+        socket.setEncoding('utf8');
+        socket.on('data', (c: string) => (got += c));
+        socket.on('close', () => resolve(got));
+        socket.on('error', reject);
+      });
+    const refused = {
+      success: false,
+      code: 'invalid_request',
+      message: 'Yêu cầu HTTP/1.1 thiếu tiêu đề Host.',
+    };
+    for (const path of ['/healthz', '/metrics', '/admin/accounts']) {
+      const got = await send(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+      expect([path, got.split('\r\n')[0]]).toEqual([path, 'HTTP/1.1 422 Unprocessable Entity']);
+      expect(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4))).toEqual(refused);
+    }
+    expect((await send('GET /healthz HTTP/1.0\r\n\r\n')).split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+  });
+
   it('the admin API refuses an allowlist entry that would be read otherwise than it is written, and takes a mapped range of /96 or narrower', async () => {
     const acc = await newAccount(p, 'starter');
     for (const entry of [

@@ -4,11 +4,11 @@ import type { ResolvedRoute } from '../context';
 import type { PolicyFactory } from '../policy';
 import { nonEmptyParts } from '../../util/split-parts';
 import { parseQuery } from './parse-query';
+import { lacksHost, NO_HOST_MESSAGE } from '../../util/host-header';
 
 const ID_SHAPE = /^[a-z][a-z0-9]*_[A-Za-z0-9_-]{1,64}$/;
 
 const BAD_PATH = 'Đường dẫn có mã hóa phần trăm (percent-encoding) không hợp lệ.';
-const NO_HOST = 'Yêu cầu HTTP/1.1 thiếu tiêu đề Host.';
 const FRAGMENT = "Đường dẫn yêu cầu không được chứa '#': phần fragment của URL không gửi lên máy chủ.";
 
 function decodeSegments(path: string): string[] | undefined {
@@ -56,9 +56,7 @@ export const routePolicy: PolicyFactory = (config) => ({
     if (url.length > config.raw.gateway.max_url_length)
       throw new ApiError('invalid_request', { message: 'URL quá dài.' });
     if (ctx.req.method !== 'GET') throw new ApiError('method_not_allowed');
-    // HTTP/1.1 requires Host (RFC 9112 §3.2); node's own refusal would be a bare 400 without the envelope.
-    if (ctx.headers.host === undefined && ctx.req.httpVersion !== '1.0')
-      throw new ApiError('invalid_request', { message: NO_HOST });
+    if (lacksHost(ctx.req)) throw new ApiError('invalid_request', { message: NO_HOST_MESSAGE });
     // A request target never holds a fragment (RFC 9112 §3.2): a raw '#' is the client's mistake,
     // not part of a parameter's value or of an id.
     if (url.includes('#')) throw new ApiError('invalid_request', { message: FRAGMENT });
