@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { ApiError } from '../errors/api-error';
 
@@ -12,6 +12,35 @@ export interface AdminVerifierOptions {
 }
 
 export type AdminVerifier = (authorization: string | undefined) => Promise<JWTPayload>;
+
+/** The key set could not be had: no verdict on the token, and nothing the caller should change. */
+class KeySetAway extends Error {}
+
+/**
+ * Which of jose's failures come from fetching the set (refused or timed out, not 200, not a JWKS),
+ * as opposed to judging the token against it: those are jose's own subclasses (no matching key,
+ * a bad signature, claims), while its fetch raises the base JOSEError, a timeout, or node's errors.
+ */
+function keySetFault(err: unknown): boolean {
+  if (!(err instanceof errors.JOSEError)) return true;
+  return (
+    err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || err.code === 'ERR_JOSE_GENERIC'
+  );
+}
+
+/** The JWKS getter, its fetch failures told apart: a billing system retries a 503, not a 401. */
+function remoteKeys(url: string): JWTVerifyGetKey {
+  const remote = createRemoteJWKSet(new URL(url));
+  return async (header, token) => {
+    try {
+      return await remote(header, token);
+    } catch (err) {
+      throw keySetFault(err) ? new KeySetAway(`admin JWKS unavailable: ${String(err)}`, { cause: err }) : err;
+    }
+  };
+}
+
+const KEYS_AWAY = 'Không lấy được khóa xác minh token quản trị (JWKS); vui lòng thử lại sau.';
 
 function hasAdminScope(payload: JWTPayload): boolean {
   const scope = payload.scope ?? payload.scp;
@@ -28,7 +57,7 @@ export function createAdminVerifier(opts: AdminVerifierOptions): AdminVerifier {
   const claims = { audience: ADMIN_AUDIENCE, requiredClaims: ['exp'] };
   let verify: (token: string) => Promise<JWTPayload>;
   if (opts.jwksUrl) {
-    const jwks: JWTVerifyGetKey = createRemoteJWKSet(new URL(opts.jwksUrl));
+    const jwks = remoteKeys(opts.jwksUrl);
     verify = async (t) => (await jwtVerify(t, jwks, claims)).payload;
   } else if (opts.secret) {
     const key = new TextEncoder().encode(opts.secret);
@@ -43,7 +72,13 @@ export function createAdminVerifier(opts: AdminVerifierOptions): AdminVerifier {
     let payload: JWTPayload;
     try {
       payload = await verify(m[1]!);
-    } catch {
+    } catch (err) {
+      if (err instanceof KeySetAway) {
+        const away = new ApiError('service_unavailable', { message: KEYS_AWAY, retryAfter: 5 });
+        // What the operator's log shows: why the set could not be had.
+        away.cause = err;
+        throw away;
+      }
       throw new ApiError('unauthorized', { message: 'Token quản trị không hợp lệ hoặc đã hết hạn.' });
     }
     if (!hasAdminScope(payload)) throw new ApiError('forbidden');
