@@ -1,6 +1,6 @@
 import { KEY_PARAMS } from '../accounts/api-keys';
 import { withinChars } from '../upstream-kit/parse-params';
-import { COORDINATE } from '../upstream-kit/parse-point';
+import { readPoint } from '../upstream-kit/parse-point';
 import type { ParamSpec } from './datasets-schema';
 import { CALENDAR_DATE_RULE, isCalendarDate } from '../util/iso-time';
 
@@ -59,11 +59,9 @@ function checker(spec: ParamSpec): (raw: string) => ParamCheck {
     }
     case 'point':
       return (raw) => {
-        const parts = raw.split(',').map((s) => s.trim());
-        if (parts.length !== 2 || !parts.every((p) => COORDINATE.test(p))) return bad('phải có dạng lat,lng (độ thập phân)');
-        const [lat, lng] = parts.map(Number) as [number, number];
-        if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return bad('vĩ độ trong [-90, 90], kinh độ trong [-180, 180]');
-        return ok(`${lat},${lng}`);
+        const p = readPoint(raw);
+        if (!('fault' in p)) return ok(p.text);
+        return bad(p.fault === 'shape' ? 'phải có dạng lat,lng (độ thập phân)' : 'vĩ độ trong [-90, 90], kinh độ trong [-180, 180]');
       };
   }
 }

@@ -14,24 +14,47 @@ export interface LatLng {
  */
 export const COORDINATE = /^-?\d{1,3}(\.\d{1,20})?$/;
 
-/** Parses "lat,lng"; undefined when malformed or out of range. */
-export function readLatLng(raw: string): LatLng | undefined {
-  const parts = raw.split(',').map((s) => s.trim());
-  if (parts.length !== 2 || !parts.every((p) => COORDINATE.test(p))) return undefined;
-  const [lat, lng] = parts.map(Number) as [number, number];
-  if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return undefined;
-  return { lat, lng };
+/**
+ * A coordinate's text in one spelling (no leading zeros, no trailing fractional zeros, no "-0"),
+ * written from its digits: printing the parsed number would give exponent form below 1e-6
+ * (0.0000001 → "1e-7"), which COORDINATE then refuses.
+ */
+function canonicalCoordinate(text: string): string {
+  const negative = text.startsWith('-');
+  const [whole = '', fraction = ''] = (negative ? text.slice(1) : text).split('.');
+  const digits = whole.replace(/^0+(?=\d)/, '');
+  const decimals = fraction.replace(/0+$/, '');
+  const plain = decimals ? `${digits}.${decimals}` : digits;
+  return negative && /[1-9]/.test(plain) ? `-${plain}` : plain;
 }
 
-/** The `point` parameter type: 422 when malformed or out of range, else the normalised "lat,lng". */
+/** A `point` value read: the coordinate and its canonical "lat,lng", or what is wrong with it. */
+export type PointReading = (LatLng & { text: string }) | { fault: 'shape' | 'range' };
+
+/** Reads "lat,lng", the one reading the gateway's validator and the upstreams share. */
+export function readPoint(raw: string): PointReading {
+  const parts = raw.split(',').map((s) => s.trim());
+  if (parts.length !== 2 || !parts.every((p) => COORDINATE.test(p))) return { fault: 'shape' };
+  const [lat, lng] = parts.map(Number) as [number, number];
+  if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return { fault: 'range' };
+  return { lat, lng, text: parts.map(canonicalCoordinate).join(',') };
+}
+
+/** Parses "lat,lng"; undefined when malformed or out of range. */
+export function readLatLng(raw: string): LatLng | undefined {
+  const p = readPoint(raw);
+  return 'fault' in p ? undefined : { lat: p.lat, lng: p.lng };
+}
+
+/** The `point` parameter type: 422 when malformed or out of range, else the canonical "lat,lng". */
 export function parsePointParam(name: string, raw: string): string {
-  const p = readLatLng(raw);
-  if (!p)
+  const p = readPoint(raw);
+  if ('fault' in p)
     throw invalidParam(
       name,
       `Tham số ${name} phải có dạng lat,lng (độ thập phân), vĩ độ trong [-90, 90], kinh độ trong [-180, 180].`,
     );
-  return `${p.lat},${p.lng}`;
+  return p.text;
 }
 
 /** The coordinate of a value parsed as `point` (what a filter's resolve receives). */

@@ -98,6 +98,20 @@ describe('admin-units through the gateway', () => {
     expect(await used(key)).toBe(1);
   });
 
+  it('answers a point within a millionth of a degree of 0° (written plainly, not as 1e-7) with an empty page, one call', async () => {
+    const { key } = await h.account('starter');
+    for (const p of ['0.0000001,105.8', '21.0285,-0.0000005', '-0.00000000000000000001,0.000']) {
+      const r = await get(key, `/v1/province-boundaries?point=${encodeURIComponent(p)}`);
+      expect({ p, status: r.status, data: r.body.data, total: r.body.meta?.total }).toEqual({
+        p,
+        status: 200,
+        data: [],
+        total: 0,
+      });
+    }
+    expect(await used(key)).toBe(3);
+  });
+
   it('withholds geometry below Starter and names it in locked_fields; Starter gets it', async () => {
     const free = (await h.account('free')).key;
     const lower = await get(free, `/v1/ward-boundaries/${unitId('ward-boundaries', '00070')}`);
