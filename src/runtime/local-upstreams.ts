@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { hostname as osHostname, networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { listen } from './listen';
@@ -6,12 +7,13 @@ import { prepareBuiltin } from './prepare-builtin';
 import type { WantedPort } from './listen';
 import type { Server } from 'node:http';
 import type { RuntimeConfig } from '../config/compile-config';
+import { ConfigError } from '../config/load-config';
+import { upstreamBasePath } from '../config/upstreams-schema';
+import { unknownEndpoint } from '../upstream-kit/upstream-error';
 import type { Db } from '../db/db';
 import { builtinUpstream } from '../upstreams/builtin-upstreams';
 import type { BuiltinUpstream } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
-
-const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** Would a connection to this host stay on this machine: loopback, any address, its own names and addresses. */
 function onThisMachine(hostname: string): boolean {
@@ -38,16 +40,51 @@ export interface LocalUpstreams {
   close(): Promise<void>;
 }
 
-/** The built-in upstreams this process runs: those whose URL points at this machine (DESIGN §1). */
+/**
+ * The built-in upstreams this process runs: those whose URL points at this machine (DESIGN §1),
+ * by any of its names or addresses. This process serves them over plain HTTP, so an https URL
+ * here is a config error, not a TLS handshake every call would fail.
+ */
 function localBuiltins(
   config: RuntimeConfig,
 ): { name: string; builtin: BuiltinUpstream; url: URL; timeoutMs: number }[] {
   return [...config.upstreams].flatMap(([name, up]) => {
     const builtin = builtinUpstream(name);
     const url = new URL(up.url);
-    return builtin && LOCAL_HOSTS.has(url.hostname) ? [{ name, builtin, url, timeoutMs: up.timeout_ms }] : [];
+    if (!builtin || !onThisMachine(url.hostname)) return [];
+    if (url.protocol !== 'http:')
+      throw new ConfigError(
+        'upstreams.yaml',
+        `upstreams.${name}.url`,
+        `the built-in ${name} upstream this process starts on ${url.host} speaks plain HTTP: use http://, or point the URL at a service elsewhere`,
+      );
+    return [{ name, builtin, url, timeoutMs: up.timeout_ms }];
   });
 }
+
+/**
+ * The built-in app under the URL's base path, the path the proxy and health checks put every
+ * request under; a path outside it is an unknown endpoint, as the app itself answers one.
+ */
+function underBasePath(app: RequestListener, url: URL): RequestListener {
+  const base = upstreamBasePath(url);
+  if (base === '') return app;
+  return (req, res) => {
+    const target = req.url ?? '/';
+    const rest = target.startsWith(base) ? target.slice(base.length) : 'outside';
+    if (rest === '' || rest.startsWith('/') || rest.startsWith('?')) {
+      req.url = rest.startsWith('/') ? rest : `/${rest}`;
+      app(req, res);
+      return;
+    }
+    const { code, message } = unknownEndpoint();
+    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ code, message }));
+  };
+}
+
+/** Where a built-in upstream answers: the origin it listens on and the base path it serves under. */
+const servedAt = (url: URL): string => url.origin + upstreamBasePath(url);
 
 /** The address each built-in upstream this process would run listens on (see startLocalUpstreams). */
 export function localUpstreamPorts(config: RuntimeConfig): WantedPort[] {
@@ -79,7 +116,8 @@ export async function startLocalUpstreams(
     // Its queries share the gateway's pool: one the gateway has stopped waiting for (timeout_ms)
     // must not hold a connection the gateway's own queries need.
     const served = db.withQueryTimeout(timeoutMs);
-    const server = createServer(builtin.createApp({ db: served, logger: logger.child({ upstream: name }) }));
+    const app = builtin.createApp({ db: served, logger: logger.child({ upstream: name }) });
+    const server = createServer(underBasePath(app, url));
     server.keepAliveTimeout = 65_000;
     await listen(server, listenPort(url), `upstreams.${name}.url`, listenHost(url));
     servers.push(server);
@@ -92,9 +130,9 @@ export async function startLocalUpstreams(
       [...listening].flatMap(([name, at]) => {
         const url = next.upstreams.get(name)?.url;
         const to = url === undefined ? undefined : new URL(url);
-        if (!to || !onThisMachine(to.hostname) || to.origin === at.origin) return [];
+        if (!to || !onThisMachine(to.hostname) || servedAt(to) === servedAt(at)) return [];
         return [
-          `upstreams.yaml upstreams.${name}.url: the built-in ${name} upstream of this process listens on ${at.origin} until the next start; a reload cannot move it to ${to.origin}`,
+          `upstreams.yaml upstreams.${name}.url: the built-in ${name} upstream of this process answers on ${servedAt(at)} until the next start; a reload cannot move it to ${servedAt(to)}`,
         ];
       }),
     close: async () => {

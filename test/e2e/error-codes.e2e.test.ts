@@ -439,7 +439,7 @@ describe('every error code the gateway owns, through a real process', () => {
       expect((await apiGet(p, '/v1/legal-documents?q=luat', key)).status).toBe(200);
     }
     expect(p.output()).toContain(
-      'upstreams.yaml upstreams.legal.url: the built-in legal upstream of this process listens on',
+      'upstreams.yaml upstreams.legal.url: the built-in legal upstream of this process answers on',
     );
     writeFileSync(file, original);
   });

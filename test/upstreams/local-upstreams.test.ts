@@ -1,0 +1,99 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { compileConfig } from '../../src/config/compile-config';
+import { ConfigError, loadRawConfig } from '../../src/config/load-config';
+import { localUpstreamPorts, startLocalUpstreams } from '../../src/runtime/local-upstreams';
+import { projectRoot } from '../../src/util/project-root';
+import { silentLogger } from '../../src/util/logger';
+import { openTestPglite } from '../support/pglite-template';
+
+/** The shipped config with the given upstream URLs; every other built-in points off this machine. */
+function configWith(urls: Record<string, string>) {
+  const raw = loadRawConfig(join(projectRoot(), 'config'));
+  for (const [name, up] of Object.entries(raw.upstreams.upstreams))
+    up.url = urls[name] ?? `http://upstream-${name}.example:8080`;
+  return compileConfig(raw);
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((resolve) => s.close(resolve));
+  return port;
+}
+
+describe('built-in upstreams this process starts', () => {
+  it('starts one whose URL names this machine by its host name or the any-address, not only by loopback', () => {
+    const started = (url: string) => localUpstreamPorts(configWith({ legal: url })).map((p) => p.what);
+    for (const url of [
+      `http://${hostname()}:18101`,
+      'http://0.0.0.0:18101',
+      'http://[::1]:18101',
+      'http://localhost:18101',
+    ])
+      expect([url, started(url)]).toEqual([url, ['upstreams.legal.url']]);
+    expect(started('http://legal.example:18101')).toEqual([]);
+  });
+
+  it('serves one under its URL base path, health check included, and answers a path outside it 404 unknown_endpoint', async () => {
+    const port = await freePort();
+    const db = await openTestPglite();
+    const local = await startLocalUpstreams(
+      configWith({ 'mof-catalogs': `http://127.0.0.1:${port}/mof/` }),
+      db,
+      silentLogger(),
+    );
+    try {
+      const get = async (path: string) => {
+        const r = await fetch(`http://127.0.0.1:${port}${path}`);
+        return [path, r.status, ((await r.json()) as { code?: string }).code ?? 'ok'];
+      };
+      expect(local.names).toEqual(['mof-catalogs']);
+      expect(await get('/mof/healthz')).toEqual(['/mof/healthz', 200, 'ok']);
+      expect(await get('/mof/dmdc-business-unit-types?per_page=1')).toEqual([
+        '/mof/dmdc-business-unit-types?per_page=1',
+        200,
+        'ok',
+      ]);
+      expect(await get('/dmdc-business-unit-types')).toEqual([
+        '/dmdc-business-unit-types',
+        404,
+        'unknown_endpoint',
+      ]);
+      expect(await get('/mofx/healthz')).toEqual(['/mofx/healthz', 404, 'unknown_endpoint']);
+    } finally {
+      await local.close();
+      await db.close();
+    }
+  });
+});
+
+describe('built-in upstreams this process starts: refused', () => {
+  it('refuses at start an https URL for one it would serve over plain HTTP, naming the file and key', () => {
+    const read = () => localUpstreamPorts(configWith({ legal: 'https://127.0.0.1:18101' }));
+    expect(read).toThrow(ConfigError);
+    expect(read).toThrow(/^upstreams\.yaml: upstreams\.legal\.url: .*use http:\/\//);
+  });
+
+  it('refuses a reload that would change the base path it serves under', async () => {
+    const port = await freePort();
+    const db = await openTestPglite();
+    const local = await startLocalUpstreams(
+      configWith({ 'mof-catalogs': `http://127.0.0.1:${port}/mof` }),
+      db,
+      silentLogger(),
+    );
+    try {
+      expect(local.movedBy(configWith({ 'mof-catalogs': `http://127.0.0.1:${port}/mof/` }))).toEqual([]);
+      expect(local.movedBy(configWith({ 'mof-catalogs': `http://127.0.0.1:${port}/catalogs` }))).toEqual([
+        `upstreams.yaml upstreams.mof-catalogs.url: the built-in mof-catalogs upstream of this process answers on http://127.0.0.1:${port}/mof until the next start; a reload cannot move it to http://127.0.0.1:${port}/catalogs`,
+      ]);
+    } finally {
+      await local.close();
+      await db.close();
+    }
+  });
+});
