@@ -1,7 +1,11 @@
 // `npm run admin -- <command>`: a CLI over the admin API (DESIGN §6). Reads its settings from the
-// environment: ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT or :9090), and ADMIN_TOKEN, or
+// environment: ADMIN_URL (default http://127.0.0.1 on ADMIN_PORT, else the admin_port of
+// CONFIG_DIR's gateway.yaml, as the server reads them), and ADMIN_TOKEN, or
 // ADMIN_JWT_SECRET to sign one, or the embedded default's secret in DATA_DIR (default ./var).
 import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadGatewayFile } from '../config/load-config';
 import { keptAdminSecret, signAdminToken } from '../runtime/admin-secret';
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -17,7 +21,7 @@ const USAGE = `usage: npm run admin -- <command> [options]
   credits add <account-id> --amount <n> --reference <ref>
   token                      print an admin token (needs ADMIN_JWT_SECRET or the embedded secret)
 
-environment: ADMIN_URL, ADMIN_TOKEN | ADMIN_JWT_SECRET, DATA_DIR`;
+environment: ADMIN_URL | ADMIN_PORT | CONFIG_DIR, ADMIN_TOKEN | ADMIN_JWT_SECRET, DATA_DIR`;
 
 const env = process.env;
 
@@ -32,8 +36,20 @@ async function token(): Promise<string> {
   return signAdminToken(secret, Date.now(), 3600, 'admin-cli');
 }
 
+/**
+ * Where the server's admin port is, read as the server reads it: ADMIN_PORT, else gateway.yaml
+ * admin_port (9090 when the file does not set it, or when there is no config here at all).
+ */
+function adminBase(): string {
+  if (env.ADMIN_URL) return env.ADMIN_URL;
+  if (env.ADMIN_PORT) return `http://127.0.0.1:${env.ADMIN_PORT}`;
+  const dir = env.CONFIG_DIR || './config';
+  const port = existsSync(join(dir, 'gateway.yaml')) ? loadGatewayFile(dir).admin_port : 9090;
+  return `http://127.0.0.1:${port}`;
+}
+
 async function call(method: string, path: string, body?: unknown): Promise<unknown> {
-  const base = env.ADMIN_URL || `http://127.0.0.1:${env.ADMIN_PORT || '9090'}`;
+  const base = adminBase();
   // Before the request: a missing secret is not an unreachable server.
   const authorization = `Bearer ${await token()}`;
   let r: Response;

@@ -90,12 +90,15 @@ function readablePath(doc: unknown, path: readonly PropertyKey[]): string {
 /** The four files of CONFIG_DIR (DESIGN §3). */
 export const CONFIG_FILES = ['plans.yaml', 'datasets.yaml', 'upstreams.yaml', 'gateway.yaml'] as const;
 
+/** Reads and validates gateway.yaml alone (the admin CLI's default port). */
+export const loadGatewayFile = (dir: string): GatewayFile => loadFile(dir, 'gateway.yaml', gatewayFileSchema);
+
 /** Reads and validates the four YAML files of CONFIG_DIR (DESIGN §3). Cross-file checks are in compileConfig. */
 export function loadRawConfig(dir: string): RawConfig {
   return {
     plans: loadFile(dir, 'plans.yaml', plansFileSchema),
     datasets: loadFile(dir, 'datasets.yaml', datasetsFileSchema),
     upstreams: loadFile(dir, 'upstreams.yaml', upstreamsFileSchema),
-    gateway: loadFile(dir, 'gateway.yaml', gatewayFileSchema),
+    gateway: loadGatewayFile(dir),
   };
 }

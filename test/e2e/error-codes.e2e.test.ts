@@ -617,6 +617,29 @@ describe('npm run admin (the CLI over the admin API)', () => {
     ]);
   }, 60_000);
 
+  it('finds the admin port where the server does without ADMIN_URL: ADMIN_PORT, else gateway.yaml admin_port of CONFIG_DIR', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(`${tmpdir()}/lookup-cli-config-`);
+    try {
+      writeFileSync(join(dir, 'gateway.yaml'), `admin_port: ${p.adminPort}\n`);
+      const acc = await newAccount(p, 'free');
+      const viaFile = await cliRun(['accounts', 'get', acc.id], '', {
+        ADMIN_JWT_SECRET: ADMIN_SECRET,
+        CONFIG_DIR: dir,
+      });
+      const viaPort = await cliRun(['accounts', 'get', acc.id], '', {
+        ADMIN_JWT_SECRET: ADMIN_SECRET,
+        CONFIG_DIR: dir,
+        ADMIN_PORT: String(await freePort()),
+      });
+      expect([viaFile.code, JSON.parse(viaFile.stdout).id]).toEqual([0, acc.id]);
+      expect([viaPort.code, viaPort.stderr]).toEqual([1, expect.stringContaining('ECONNREFUSED')]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('says a secret is missing, not that the server cannot be reached, when it has none to sign with', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
