@@ -15,6 +15,14 @@ import { builtinUpstream } from '../upstreams/builtin-upstreams';
 import type { BuiltinUpstream } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
 
+/**
+ * The names a built-in upstream's URL gives for this process to run it. Any other address, one of
+ * this machine's included (127.0.0.2, its LAN address), is a service someone else runs: a second
+ * process on one machine proxies to the first one's built-ins that way, as the tests and the
+ * benchmark's stub do.
+ */
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
 /** Would a connection to this host stay on this machine: loopback, any address, its own names and addresses. */
 function onThisMachine(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '');
@@ -41,9 +49,9 @@ export interface LocalUpstreams {
 }
 
 /**
- * The built-in upstreams this process runs: those whose URL points at this machine (DESIGN §1),
- * by any of its names or addresses. This process serves them over plain HTTP, so an https URL
- * here is a config error, not a TLS handshake every call would fail.
+ * The built-in upstreams this process runs: those whose URL points at this machine's loopback
+ * (DESIGN §1). This process serves them over plain HTTP, so an https URL here is a config error,
+ * not a TLS handshake every call would fail.
  */
 function localBuiltins(
   config: RuntimeConfig,
@@ -51,7 +59,7 @@ function localBuiltins(
   return [...config.upstreams].flatMap(([name, up]) => {
     const builtin = builtinUpstream(name);
     const url = new URL(up.url);
-    if (!builtin || !onThisMachine(url.hostname)) return [];
+    if (!builtin || !LOCAL_HOSTS.has(url.hostname)) return [];
     if (url.protocol !== 'http:')
       throw new ConfigError(
         'upstreams.yaml',

@@ -26,16 +26,12 @@ async function freePort(): Promise<number> {
 }
 
 describe('built-in upstreams this process starts', () => {
-  it('starts one whose URL names this machine by its host name or the any-address, not only by loopback', () => {
+  it('starts one whose URL names the loopback, and proxies to any other address, another of this machine included', () => {
     const started = (url: string) => localUpstreamPorts(configWith({ legal: url })).map((p) => p.what);
-    for (const url of [
-      `http://${hostname()}:18101`,
-      'http://0.0.0.0:18101',
-      'http://[::1]:18101',
-      'http://localhost:18101',
-    ])
+    for (const url of ['http://127.0.0.1:18101', 'http://[::1]:18101', 'http://localhost:18101/legal'])
       expect([url, started(url)]).toEqual([url, ['upstreams.legal.url']]);
-    expect(started('http://legal.example:18101')).toEqual([]);
+    for (const url of ['http://127.0.0.2:18101', `http://${hostname()}:18101`, 'http://legal.example:18101'])
+      expect([url, started(url)]).toEqual([url, []]);
   });
 
   it('serves one under its URL base path, health check included, and answers a path outside it 404 unknown_endpoint', async () => {
