@@ -1,5 +1,4 @@
-import { Cluster } from 'ioredis';
-import type { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './redis-client';
 import { withDeadline } from '../util/deadline-queue';
 import type { DeadlineQueue } from '../util/deadline-queue';
@@ -21,16 +20,32 @@ export interface RedisInvalidationBusOptions {
 const RETRY_FIRST_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 
+/** A cluster node the subscriber could not reach this many times in a row is left for another. */
+const NODE_ATTEMPTS = 3;
+
+/** Options of the bus's own subscriber connection. */
+const SUBSCRIBER_OPTIONS = {
+  autoResubscribe: false,
+  maxRetriesPerRequest: null,
+  commandTimeout: undefined,
+  enableOfflineQueue: true,
+};
+
 /**
  * Redis pub/sub bus. A connection in subscriber mode can run nothing else, so the bus owns a
- * dedicated duplicate of the publisher's connection, and subscribes it again after every
- * reconnect itself: ioredis' own re-subscribe (autoResubscribe) leaves a SUBSCRIBE that is refused
- * or cut off by another drop as an unhandled rejection, which ends the process (fixed upstream in
- * ioredis#2187, in no release yet). A cluster's subscriber node re-subscribes on its own and
- * handles its failures, so there the bus subscribes once.
+ * dedicated connection, and subscribes it again after every reconnect itself: ioredis' own
+ * re-subscribe (autoResubscribe) leaves a SUBSCRIBE that is refused or cut off by another drop as
+ * an unhandled rejection, which ends the process (fixed upstream in ioredis#2187, in no release
+ * yet). Whatever is published while that connection is down is lost, so its every drop tells the
+ * listeners to drop what they cached.
+ *
+ * On a cluster the connection goes to one node (a cluster carries a keyless PUBLISH to every
+ * node), and to the next when that one stays unreachable: not ioredis' cluster subscriber, which
+ * moves to another node without a word, so messages lost in the move went unnoticed and a revoked
+ * key stayed cached for the whole TTL.
  */
 export class RedisInvalidationBus implements InvalidationBus {
-  private readonly subscriber: RedisClient;
+  private subscriber: Redis | undefined;
   private readonly listeners: ListenerSet;
   private readonly channel: string;
   private readonly onError: (err: unknown) => void;
@@ -42,52 +57,71 @@ export class RedisInvalidationBus implements InvalidationBus {
   private everListened = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The cluster node subscribed through last (host:port). */
+  private lastNode = '';
 
   constructor(private readonly opts: RedisInvalidationBusOptions) {
     this.onError = opts.onError ?? (() => undefined);
     this.channel = opts.channel ?? 'lk:invalidate';
     this.listeners = new ListenerSet(this.onError);
-    const subscriberOptions = {
-      autoResubscribe: false,
-      maxRetriesPerRequest: null,
-      commandTimeout: undefined,
-    };
-    const publisher = opts.publisher;
-    // A cluster delivers PUBLISH to every node, so a subscriber on any one of them hears it.
-    this.subscriber =
-      publisher instanceof Cluster
-        ? publisher.duplicate(undefined, {
-            enableOfflineQueue: true,
-            redisOptions: { ...publisher.options.redisOptions, ...subscriberOptions },
-          })
-        : publisher.duplicate({ ...subscriberOptions, enableOfflineQueue: true });
-    this.subscriber.on('error', this.onError);
-    this.subscriber.on('message', (channel: string, payload: string) => {
-      if (channel !== this.channel) return;
-      let msg: InvalidationMessage | null = null;
-      try {
-        msg = parseInvalidation(JSON.parse(payload));
-      } catch {
-        // reported below as malformed
-      }
-      if (msg) this.listeners.emit(msg);
-      else this.onError(new Error(`malformed invalidation message on ${channel}`));
-    });
     this.subscribed = new Promise((resolve) => {
       this.acknowledged = resolve;
     });
-    if (this.subscriber instanceof Cluster) {
-      this.listen();
-    } else {
-      this.subscriber.on('ready', () => this.listen());
-      // Messages published while the connection is down are lost: listeners drop what they cached.
-      this.subscriber.on('close', () => {
-        if (!this.listening) return;
-        this.listening = false;
-        this.listeners.emit({ type: 'resync' });
-      });
-      if (this.subscriber.status === 'wait') this.subscriber.connect().catch(() => undefined);
+    const publisher = opts.publisher;
+    if (publisher instanceof Cluster) this.subscribeThroughNode(publisher);
+    else this.attach(publisher.duplicate(SUBSCRIBER_OPTIONS));
+  }
+
+  private readonly onMessage = (channel: string, payload: string): void => {
+    if (channel !== this.channel) return;
+    let msg: InvalidationMessage | null = null;
+    try {
+      msg = parseInvalidation(JSON.parse(payload));
+    } catch {
+      // reported below as malformed
     }
+    if (msg) this.listeners.emit(msg);
+    else this.onError(new Error(`malformed invalidation message on ${channel}`));
+  };
+
+  private attach(sub: Redis): void {
+    this.subscriber = sub;
+    sub.on('error', this.onError);
+    sub.on('message', this.onMessage);
+    sub.on('ready', () => this.listen());
+    // Messages published while the connection is down are lost: listeners drop what they cached.
+    sub.on('close', () => {
+      if (!this.listening) return;
+      this.listening = false;
+      this.listeners.emit({ type: 'resync' });
+    });
+    if (sub.status === 'wait') sub.connect().catch(() => undefined);
+  }
+
+  /** Subscribes through the cluster node after the last one used; when it stays unreachable, the next. */
+  private subscribeThroughNode(cluster: Cluster): void {
+    if (this.closed) return;
+    const nodes = cluster
+      .nodes('all')
+      .map((n) => ({ host: n.options.host ?? '127.0.0.1', port: n.options.port ?? 6379 }))
+      .sort((a, b) => (`${a.host}:${a.port}` < `${b.host}:${b.port}` ? -1 : 1));
+    const node = nodes.find((n) => `${n.host}:${n.port}` > this.lastNode) ?? nodes[0];
+    if (!node) {
+      // The cluster client has not met its nodes yet.
+      this.retryTimer = setTimeout(() => this.subscribeThroughNode(cluster), 200).unref();
+      return;
+    }
+    this.lastNode = `${node.host}:${node.port}`;
+    const sub = new Redis({
+      ...cluster.options.redisOptions,
+      ...node,
+      ...SUBSCRIBER_OPTIONS,
+      lazyConnect: true,
+      retryStrategy: (times) => (times >= NODE_ATTEMPTS ? null : Math.min(1000, 100 * 2 ** times)),
+    });
+    // No more retries on this node ('end'): the next one.
+    sub.once('end', () => this.subscribeThroughNode(cluster));
+    this.attach(sub);
   }
 
   /** Resolves once a SUBSCRIBE is first acknowledged (messages published before are not seen). */
@@ -111,9 +145,9 @@ export class RedisInvalidationBus implements InvalidationBus {
     return this.listeners.add(fn);
   }
 
-  /** A cluster's subscriber re-subscribes on its own, so there this says only whether it was once. */
+  /** Subscribed on a connection that is up: no message can have been missed since the last resync. */
   live(): boolean {
-    return !this.closed && (this.subscriber instanceof Cluster ? this.everListened : this.listening);
+    return !this.closed && this.listening;
   }
 
   /** Closes the subscriber connection it owns; the publisher stays the caller's. */
@@ -122,8 +156,10 @@ export class RedisInvalidationBus implements InvalidationBus {
     this.listening = false;
     clearTimeout(this.retryTimer);
     this.listeners.clear();
-    this.subscriber.removeAllListeners('message');
-    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+    const sub = this.subscriber;
+    if (!sub) return;
+    sub.removeAllListeners('message');
+    await sub.quit().catch(() => sub.disconnect());
   }
 
   /**
@@ -131,9 +167,10 @@ export class RedisInvalidationBus implements InvalidationBus {
    * channel, say) is asked again after a growing wait; after a drop, the next 'ready' asks.
    */
   private listen(): void {
-    if (this.closed) return;
+    const sub = this.subscriber;
+    if (this.closed || !sub) return;
     clearTimeout(this.retryTimer);
-    this.subscriber.subscribe(this.channel).then(
+    sub.subscribe(this.channel).then(
       () => {
         this.retryMs = RETRY_FIRST_MS;
         this.listening = true;
@@ -146,8 +183,7 @@ export class RedisInvalidationBus implements InvalidationBus {
         if (this.closed) return;
         this.onError(err);
         this.retryTimer = setTimeout(() => {
-          const sub = this.subscriber;
-          if (sub instanceof Cluster || sub.status === 'ready') this.listen();
+          if (this.subscriber === sub && sub.status === 'ready') this.listen();
         }, this.retryMs).unref();
         this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
       },

@@ -4,6 +4,7 @@ import type { InvalidationBus, InvalidationMessage } from '../../src/stores/inva
 import { InProcessInvalidationBus } from '../../src/stores/invalidation-bus';
 import { connectRedis, waitForReady } from '../../src/stores/redis-client';
 import type { RedisClient } from '../../src/stores/redis-client';
+import type { Cluster, Redis } from 'ioredis';
 import { RedisInvalidationBus } from '../../src/stores/redis-invalidation-bus';
 import { PrivateRedis, eventually } from '../support/private-redis';
 import { TEST_REDIS_URL } from '../support/databases';
@@ -196,6 +197,59 @@ describe('RedisInvalidationBus specifics', () => {
       await server.kill();
     }
     expect(pair.b.live()).toBe(false);
+  });
+
+  it('on a cluster, tells its listeners to drop what they cached when its subscription is cut, and hears messages again', async () => {
+    const pair = await clusterPair();
+    try {
+      const onB = collect(pair.b);
+      const cluster = pair.clients[0]! as Cluster;
+      const killed = await Promise.all(
+        cluster.nodes('master').map((n) => n.call('CLIENT', 'KILL', 'TYPE', 'pubsub') as Promise<number>),
+      );
+      expect(killed.reduce((a, b) => a + b, 0)).toBe(2);
+      await eventually(() => onB.got.some((m) => m.type === 'resync'), 1000);
+      await eventually(async () => {
+        await pair.a.publish({ type: 'key', keyHash: 'after_the_cut' });
+        return published(onB).length > 0;
+      }, 10_000);
+      expect(pair.b.live()).toBe(true);
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('on a cluster, subscribes through another node when its node stays unreachable', async () => {
+    const pair = await clusterPair();
+    const cluster = pair.clients[0]! as Cluster;
+    const listeners = async (n: Redis): Promise<number> =>
+      String(await n.call('CLIENT', 'LIST', 'TYPE', 'pubsub'))
+        .split('\n')
+        .filter((l) => l.trim() !== '').length;
+    const nodes = cluster.nodes('master');
+    const counts = await Promise.all(nodes.map(listeners));
+    const held = nodes[counts.findIndex((c) => c > 0)]!;
+    try {
+      const onB = collect(pair.b);
+      // The node takes no new connection, then drops the subscribers it has.
+      await held.call('CONFIG', 'SET', 'maxclients', '1');
+      await held.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      await eventually(
+        async () =>
+          (await Promise.all(nodes.map(listeners))).filter((c) => c > 0).length === 1 &&
+          (await listeners(held)) === 0,
+        10_000,
+      );
+      await eventually(async () => {
+        await pair.a.publish({ type: 'account', accountId: 'acc_elsewhere' });
+        return published(onB).length > 0;
+      }, 10_000);
+      expect(onB.got[0]).toEqual({ type: 'resync' });
+      expect(pair.b.live()).toBe(true);
+    } finally {
+      await held.call('CONFIG', 'SET', 'maxclients', '10000');
+      await pair.close();
+    }
   });
 
   it('resubscribes after the server restarts', async () => {
