@@ -23,6 +23,13 @@ const RETRY_MAX_MS = 30_000;
 /** A cluster node the subscriber could not reach this many times in a row is left for another. */
 const NODE_ATTEMPTS = 3;
 
+/** How long close() waits for QUIT to be answered before it drops the connection. */
+const QUIT_WAIT_MS = 1_000;
+
+/** A node's address as the bus compares them. */
+const nodeKey = (node: { options: { host?: string; port?: number } }): string =>
+  `${node.options.host ?? '127.0.0.1'}:${node.options.port ?? 6379}`;
+
 /** Options of the bus's own subscriber connection. */
 const SUBSCRIBER_OPTIONS = {
   autoResubscribe: false,
@@ -59,6 +66,8 @@ export class RedisInvalidationBus implements InvalidationBus {
   private closed = false;
   /** The cluster node subscribed through last (host:port). */
   private lastNode = '';
+  /** Undoes what the bus hooked on the caller's cluster client. */
+  private unhook: () => void = () => undefined;
 
   constructor(private readonly opts: RedisInvalidationBusOptions) {
     this.onError = opts.onError ?? (() => undefined);
@@ -68,8 +77,16 @@ export class RedisInvalidationBus implements InvalidationBus {
       this.acknowledged = resolve;
     });
     const publisher = opts.publisher;
-    if (publisher instanceof Cluster) this.subscribeThroughNode(publisher);
-    else this.attach(publisher.duplicate(SUBSCRIBER_OPTIONS));
+    if (publisher instanceof Cluster) {
+      // A node the cluster client dropped from its topology (removed, reset) may stay up and keep
+      // the connection, yet no longer hear the cluster's messages: leave it.
+      const onNodeGone = (node: Redis): void => {
+        if (nodeKey(node) === this.lastNode) this.subscriber?.disconnect();
+      };
+      publisher.on('-node', onNodeGone);
+      this.unhook = () => publisher.off('-node', onNodeGone);
+      this.subscribeThroughNode(publisher);
+    } else this.attach(publisher.duplicate(SUBSCRIBER_OPTIONS));
   }
 
   private readonly onMessage = (channel: string, payload: string): void => {
@@ -98,20 +115,27 @@ export class RedisInvalidationBus implements InvalidationBus {
     if (sub.status === 'wait') sub.connect().catch(() => undefined);
   }
 
-  /** Subscribes through the cluster node after the last one used; when it stays unreachable, the next. */
+  /**
+   * Subscribes through a cluster node: first one at random (replicas spread over the nodes, so one
+   * node's restart does not empty every replica's key cache at once), then, when it stays
+   * unreachable or leaves, the next by address.
+   */
   private subscribeThroughNode(cluster: Cluster): void {
     if (this.closed) return;
     const nodes = cluster
       .nodes('all')
       .map((n) => ({ host: n.options.host ?? '127.0.0.1', port: n.options.port ?? 6379 }))
-      .sort((a, b) => (`${a.host}:${a.port}` < `${b.host}:${b.port}` ? -1 : 1));
-    const node = nodes.find((n) => `${n.host}:${n.port}` > this.lastNode) ?? nodes[0];
+      .sort((a, b) => (nodeKey({ options: a }) < nodeKey({ options: b }) ? -1 : 1));
+    const node =
+      this.lastNode === ''
+        ? nodes[Math.floor(Math.random() * nodes.length)]
+        : (nodes.find((n) => nodeKey({ options: n }) > this.lastNode) ?? nodes[0]);
     if (!node) {
       // The cluster client has not met its nodes yet.
       this.retryTimer = setTimeout(() => this.subscribeThroughNode(cluster), 200).unref();
       return;
     }
-    this.lastNode = `${node.host}:${node.port}`;
+    this.lastNode = nodeKey({ options: node });
     const sub = new Redis({
       ...cluster.options.redisOptions,
       ...node,
@@ -156,10 +180,14 @@ export class RedisInvalidationBus implements InvalidationBus {
     this.listening = false;
     clearTimeout(this.retryTimer);
     this.listeners.clear();
+    this.unhook();
     const sub = this.subscriber;
     if (!sub) return;
     sub.removeAllListeners('message');
+    // A node that holds the connection but answers nothing would hold QUIT, and the shutdown, for good.
+    const giveUp = setTimeout(() => sub.disconnect(), QUIT_WAIT_MS);
     await sub.quit().catch(() => sub.disconnect());
+    clearTimeout(giveUp);
   }
 
   /**
