@@ -22,12 +22,36 @@ describe('reading a point parameter', () => {
   });
 
   it('tells a malformed value from one out of range', () => {
-    expect(['1e-7,105', '21', '21,105,3', '91,105', '21,-180.5'].map((raw) => readPoint(raw))).toEqual([
+    expect(
+      [
+        '1e-7,105',
+        '21',
+        '21,105,3',
+        '91,105',
+        '21,-180.5',
+        '90.000000000000000001,105',
+        '-90,180.00000000000000000001',
+      ].map((raw) => readPoint(raw)),
+    ).toEqual([
       { fault: 'shape' },
       { fault: 'shape' },
       { fault: 'shape' },
       { fault: 'range' },
       { fault: 'range' },
+      { fault: 'range' },
+      { fault: 'range' },
+    ]);
+  });
+
+  it('takes the bounds themselves, and a value a double would round up to one', () => {
+    expect(
+      ['90.000,-180', '-90,180', '89.99999999999999999999,179.99999999999999999999'].map((raw) =>
+        readPoint(raw),
+      ),
+    ).toEqual([
+      { lat: 90, lng: -180, text: '90,-180' },
+      { lat: -90, lng: 180, text: '-90,180' },
+      { lat: 90, lng: 180, text: '89.99999999999999999999,179.99999999999999999999' },
     ]);
   });
 });

@@ -28,6 +28,13 @@ function canonicalCoordinate(text: string): string {
   return negative && /[1-9]/.test(plain) ? `-${plain}` : plain;
 }
 
+/** Whether a canonical coordinate's magnitude exceeds the bound: its whole degrees, then any fraction at the bound. */
+function beyond(text: string, bound: number): boolean {
+  const [whole = '', fraction] = text.replace('-', '').split('.');
+  const degrees = Number(whole);
+  return degrees > bound || (degrees === bound && fraction !== undefined);
+}
+
 /** A `point` value read: the coordinate and its canonical "lat,lng", or what is wrong with it. */
 export type PointReading = (LatLng & { text: string }) | { fault: 'shape' | 'range' };
 
@@ -35,9 +42,11 @@ export type PointReading = (LatLng & { text: string }) | { fault: 'shape' | 'ran
 export function readPoint(raw: string): PointReading {
   const parts = raw.split(',').map((s) => s.trim());
   if (parts.length !== 2 || !parts.every((p) => COORDINATE.test(p))) return { fault: 'shape' };
-  const [lat, lng] = parts.map(Number) as [number, number];
-  if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return { fault: 'range' };
-  return { lat, lng, text: parts.map(canonicalCoordinate).join(',') };
+  const [latText, lngText] = parts.map(canonicalCoordinate) as [string, string];
+  // On the digits: a double rounds 90.000000000000000001 to 90, which would pass, and its text,
+  // forwarded as written, would not.
+  if (beyond(latText, 90) || beyond(lngText, 180)) return { fault: 'range' };
+  return { lat: Number(latText), lng: Number(lngText), text: `${latText},${lngText}` };
 }
 
 /** Parses "lat,lng"; undefined when malformed or out of range. */
