@@ -73,12 +73,12 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     next();
   });
   app.set('etag', false);
+  app.use('/admin', auditLine(deps.logger));
   app.use((req, _res, next) => {
     if (lacksHost(req)) throw new ApiError('invalid_request', { message: NO_HOST_MESSAGE });
     next();
   });
   const admin = express.Router();
-  admin.use(auditLine(deps.logger));
   admin.use(async (req, res, next) => {
     const token = await deps.verify(req.headers.authorization);
     res.locals.adminSubject = typeof token.sub === 'string' ? token.sub : null;

@@ -354,6 +354,8 @@ describe('every error code the gateway owns, through a real process', () => {
       expect(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4))).toEqual(refused);
     }
     expect((await send('GET /healthz HTTP/1.0\r\n\r\n')).split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    // Refused before its token is read, the admin request still has its audit line.
+    await eventually(() => /"method":"GET","path":"\/admin\/accounts","status":422/.test(p.output()), 5000);
   });
 
   it('the admin API refuses an allowlist entry that would be read otherwise than it is written, and takes a mapped range of /96 or narrower', async () => {
