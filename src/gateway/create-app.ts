@@ -78,7 +78,7 @@ export function createApp(config: RuntimeConfig, deps: GatewayDeps): GatewayApp 
         handler: createGatewayHandler(next, deps),
         ipCheck: createIpVolumeCheck(next, deps),
       };
-      // Old keep-alive pools close once requests already forwarded on them have had time to end.
+      // Old keep-alive pools close after the longest deadline, each letting the requests still on it end.
       const grace = Math.max(...[...old.config.upstreams.values()].map((u) => u.timeout_ms), 1000) + 1000;
       setTimeout(() => old.handler.close(), grace).unref();
     },

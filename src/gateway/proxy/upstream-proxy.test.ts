@@ -114,6 +114,17 @@ describe('upstream proxy: forwarding', () => {
     proxy.close();
     expect(reply.status).toBe(200);
   });
+  test('a request in flight when close() comes finishes with its answer (a reload closes old pools at a fixed time)', async () => {
+    const proxy = createUpstreamProxy('t', { url: base, timeout_ms: 2_000, pool_size: 4 });
+    const inFlight = proxy.forward({ ...request, path: '/held?ms=300' });
+    await new Promise((r) => setTimeout(r, 100));
+    proxy.close();
+    const reply = await inFlight.then(
+      (r) => r.status,
+      (e: unknown) => String(e),
+    );
+    expect(reply).toBe(200);
+  });
 });
 
 describe('upstream proxy: failures', () => {

@@ -254,7 +254,9 @@ export function createUpstreamProxy(
     },
     load: () => up.admission.load(),
     close() {
-      pool.destroy().catch(() => undefined);
+      // Gracefully: a request forwarded late before a reload may still be on the old pool, and its
+      // own deadline (timeout_ms) bounds how long it can keep the pool open.
+      pool.close().catch(() => undefined);
     },
   };
 }
