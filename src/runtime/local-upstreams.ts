@@ -134,8 +134,8 @@ export async function startLocalUpstreams(
   }
   return {
     names,
-    movedBy: (next) =>
-      [...listening].flatMap(([name, at]) => {
+    movedBy: (next) => [
+      ...[...listening].flatMap(([name, at]) => {
         const url = next.upstreams.get(name)?.url;
         const to = url === undefined ? undefined : new URL(url);
         if (!to || !onThisMachine(to.hostname) || servedAt(to) === servedAt(at)) return [];
@@ -143,6 +143,15 @@ export async function startLocalUpstreams(
           `upstreams.yaml upstreams.${name}.url: the built-in ${name} upstream of this process answers on ${servedAt(at)} until the next start; a reload cannot move it to ${servedAt(to)}`,
         ];
       }),
+      // One this process did not start (its URL named another host then) is not started by a reload.
+      ...[...next.upstreams].flatMap(([name, up]) => {
+        const to = new URL(up.url);
+        if (listening.has(name) || !builtinUpstream(name) || !LOCAL_HOSTS.has(to.hostname)) return [];
+        return [
+          `upstreams.yaml upstreams.${name}.url: the built-in ${name} upstream does not run in this process (it started pointed elsewhere); a reload cannot start it on ${servedAt(to)}, the next start will`,
+        ];
+      }),
+    ],
     close: async () => {
       await Promise.all(
         servers.map(

@@ -74,7 +74,7 @@ describe('built-in upstreams this process starts: refused', () => {
     expect(read).toThrow(/^upstreams\.yaml: upstreams\.legal\.url: .*use http:\/\//);
   });
 
-  it('refuses a reload that would change the base path it serves under', async () => {
+  it('refuses a reload that would change the base path it serves under, or point one it did not start at the loopback', async () => {
     const port = await freePort();
     const db = await openTestPglite();
     const local = await startLocalUpstreams(
@@ -84,6 +84,19 @@ describe('built-in upstreams this process starts: refused', () => {
     );
     try {
       expect(local.movedBy(configWith({ 'mof-catalogs': `http://127.0.0.1:${port}/mof/` }))).toEqual([]);
+      // legal started pointed off this machine: a reload cannot start it on the loopback.
+      expect(
+        local.movedBy(
+          configWith({ 'mof-catalogs': `http://127.0.0.1:${port}/mof`, legal: 'http://127.0.0.1:18101' }),
+        ),
+      ).toEqual([
+        'upstreams.yaml upstreams.legal.url: the built-in legal upstream does not run in this process (it started pointed elsewhere); a reload cannot start it on http://127.0.0.1:18101, the next start will',
+      ]);
+      expect(
+        local.movedBy(
+          configWith({ 'mof-catalogs': `http://127.0.0.1:${port}/mof`, legal: 'http://127.0.0.2:18101' }),
+        ),
+      ).toEqual([]);
       expect(local.movedBy(configWith({ 'mof-catalogs': `http://127.0.0.1:${port}/catalogs` }))).toEqual([
         `upstreams.yaml upstreams.mof-catalogs.url: the built-in mof-catalogs upstream of this process answers on http://127.0.0.1:${port}/mof until the next start; a reload cannot move it to http://127.0.0.1:${port}/catalogs`,
       ]);
