@@ -14,6 +14,12 @@ export interface ConfigReloaderOptions {
   startedFingerprint: string;
   /** Why `next` cannot be taken on this process, one reason each (e.g. a built-in upstream moved). */
   refusals: (next: RuntimeConfig) => Promise<string[]>;
+  /**
+   * Why `next` cannot be taken yet, for a reason that may pass with no edit of the files (accounts
+   * still on a plan it removes, or the database unable to say): the same files are read again at
+   * the next check, and taken once the reason has passed.
+   */
+  pending?: (next: RuntimeConfig) => Promise<string[]>;
   /** Puts `next` in place everywhere it is read. */
   apply: (next: RuntimeConfig) => void;
   metrics: GatewayMetrics;
@@ -27,19 +33,27 @@ export interface ConfigReloader {
    * Reloads run one at a time, in the order asked.
    */
   reload(): Promise<boolean>;
-  /** Whether the files differ from the ones last read, by a start or a reload, taken or refused. */
+  /**
+   * Whether to read the files again: they differ from the ones last read (by a start or a reload,
+   * taken or refused), or those were refused for a reason that may have passed.
+   */
   changed(): boolean;
 }
 
 export function createConfigReloader(opts: ConfigReloaderOptions): ConfigReloader {
   const { metrics, logger } = opts;
   let lastRead = opts.startedFingerprint;
+  /** The files last read were refused for a reason that may pass: read them again. */
+  let retry = false;
   const once = async (): Promise<boolean> => {
+    retry = false;
     try {
       // Taken before the read: files changed during it differ from it, and are read again.
       lastRead = configFingerprint(opts.configDir);
       const next = loadConfig(opts.configDir);
-      const broken = await opts.refusals(next);
+      const waiting = (await opts.pending?.(next)) ?? [];
+      const broken = [...(await opts.refusals(next)), ...waiting];
+      retry = waiting.length > 0;
       if (broken.length > 0) throw new Error(broken.join('; '));
       opts.apply(next);
       metrics.configReloads.inc({ result: 'success' });
@@ -62,6 +76,6 @@ export function createConfigReloader(opts: ConfigReloaderOptions): ConfigReloade
   let queue: Promise<boolean> = Promise.resolve(true);
   return {
     reload: () => (queue = queue.then(once)),
-    changed: () => configFingerprint(opts.configDir) !== lastRead,
+    changed: () => retry || configFingerprint(opts.configDir) !== lastRead,
   };
 }

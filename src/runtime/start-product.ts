@@ -245,10 +245,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       ...(opts.adminPort !== undefined ? ['admin_port'] : []),
     ],
     startedFingerprint,
-    refusals: async (next) => [
-      ...upstreams.movedBy(next),
-      ...(await removedPlansInUse(accounts, config, next)),
-    ],
+    refusals: (next) => Promise.resolve(upstreams.movedBy(next)),
+    pending: (next) => removedPlansInUse(accounts, config, next),
     apply: (next) => {
       config = next;
       gateway.reload(next);
