@@ -8,41 +8,41 @@ import type { RuntimeConfig } from '../config/compile-config';
 import { configFingerprint, loadConfig } from './config-source';
 import { createConfigReloader } from './config-reloader';
 
-describe('config reloads refused for a reason that may pass', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = join(mkdtempSync(join(tmpdir(), 'lookup-reloader-')), 'config');
-    cpSync(join(projectRoot(), 'config'), dir, { recursive: true });
+let dir: string;
+beforeEach(() => {
+  dir = join(mkdtempSync(join(tmpdir(), 'lookup-reloader-')), 'config');
+  cpSync(join(projectRoot(), 'config'), dir, { recursive: true });
+});
+afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
+
+/** A reloader of the copied config with the given refusals; what it applied. */
+function reloaderWith(pending: (next: RuntimeConfig) => Promise<string[]>, refusals: string[] = []) {
+  const applied: RuntimeConfig[] = [];
+  const r = createConfigReloader({
+    configDir: dir,
+    started: loadConfig(dir),
+    startedFingerprint: configFingerprint(dir),
+    refusals: () => Promise.resolve(refusals),
+    pending,
+    apply: (next) => void applied.push(next),
+    metrics: createGatewayMetrics({ defaultMetrics: false }),
+    logger: silentLogger(),
   });
-  afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
+  return { r, applied };
+}
 
-  const reloader = (pending: (next: RuntimeConfig) => Promise<string[]>, refusals: string[] = []) => {
-    const applied: RuntimeConfig[] = [];
-    const r = createConfigReloader({
-      configDir: dir,
-      started: loadConfig(dir),
-      startedFingerprint: configFingerprint(dir),
-      refusals: () => Promise.resolve(refusals),
-      pending,
-      apply: (next) => void applied.push(next),
-      metrics: createGatewayMetrics({ defaultMetrics: false }),
-      logger: silentLogger(),
-    });
-    return { r, applied };
-  };
-  const removeEnterprise = (): void => {
-    const file = join(dir, 'plans.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^ {2}enterprise:.*\n/m, ''));
-  };
+const edit = (file: string, change: (text: string) => string): void =>
+  writeFileSync(join(dir, file), change(readFileSync(join(dir, file), 'utf8')));
 
+describe('config reloads refused for a reason that may pass', () => {
   it('reads the same files again at the next check, and takes them once the reason has passed', async () => {
     let accountsOnIt = 1;
-    const { r, applied } = reloader((next) =>
+    const { r, applied } = reloaderWith((next) =>
       Promise.resolve(
         !next.plans.has('enterprise') && accountsOnIt > 0 ? ['plan enterprise has accounts'] : [],
       ),
     );
-    removeEnterprise();
+    edit('plans.yaml', (t) => t.replace(/^ {2}enterprise:.*\n/m, ''));
     expect(r.changed()).toBe(true);
     expect(await r.reload()).toBe(false);
     // The files did not change, but the refusal may pass: the watch's next check reads them again.
@@ -57,29 +57,13 @@ describe('config reloads refused for a reason that may pass', () => {
 });
 
 describe('config reloads refused for good', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = join(mkdtempSync(join(tmpdir(), 'lookup-reloader-')), 'config');
-    cpSync(join(projectRoot(), 'config'), dir, { recursive: true });
-  });
-  afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
-
   it('does not read the same files again after a refusal only an edit can lift', async () => {
-    const r = createConfigReloader({
-      configDir: dir,
-      started: loadConfig(dir),
-      startedFingerprint: configFingerprint(dir),
-      refusals: () => Promise.resolve(['a built-in upstream moved']),
-      pending: () => Promise.resolve([]),
-      apply: () => undefined,
-      metrics: createGatewayMetrics({ defaultMetrics: false }),
-      logger: silentLogger(),
-    });
-    const file = join(dir, 'gateway.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8') + '\n# edited\n');
+    const { r, applied } = reloaderWith(() => Promise.resolve([]), ['a built-in upstream moved']);
+    edit('gateway.yaml', (t) => `${t}\n# edited\n`);
     expect(await r.reload()).toBe(false);
     expect(r.changed()).toBe(false);
-    writeFileSync(file, '{}\n{');
+    edit('gateway.yaml', (t) => `${t}# edited again\n`);
     expect(r.changed()).toBe(true);
+    expect(applied).toEqual([]);
   });
 });
