@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import {
   adminCall,
@@ -27,6 +28,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await p?.stop();
 });
+
+/** Writes raw bytes to the port of `base` on a new connection; everything the server sent before it closed. */
+function exchange(base: string, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    let got = '';
+    const socket = connect(Number(port), hostname, () => socket.write(raw));
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => (got += c));
+    socket.on('close', () => resolve(got));
+    socket.on('error', reject);
+  });
+}
 
 describe('every error code the gateway owns, through a real process', () => {
   it('401 unauthorized without a key, with a wrong key, and with a key in the query string', async () => {
@@ -300,19 +314,8 @@ describe('every error code the gateway owns, through a real process', () => {
   });
 
   it('CONNECT gets 405 in the envelope on both ports, each naming the methods it serves', async () => {
-    const { connect } = await import('node:net');
     const ask = (base: string) =>
-      new Promise<string>((resolve, reject) => {
-        const { hostname, port } = new URL(base);
-        let got = '';
-        const socket = connect(Number(port), hostname, () =>
-          socket.write('CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n'),
-        );
-        socket.setEncoding('utf8');
-        socket.on('data', (c: string) => (got += c));
-        socket.on('close', () => resolve(got));
-        socket.on('error', reject);
-      });
+      exchange(base, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
     const pub = await ask(p.base);
     const admin = await ask(p.admin);
     expect([pub.split('\r\n')[0], /\r\nAllow: (.*)\r\n/.exec(pub)?.[1]]).toEqual([
@@ -332,17 +335,7 @@ describe('every error code the gateway owns, through a real process', () => {
   });
 
   it('the admin port answers an HTTP/1.1 request without Host with 422 in the envelope, and serves HTTP/1.0 without it', async () => {
-    const { connect } = await import('node:net');
-    const send = (head: string) =>
-      new Promise<string>((resolve, reject) => {
-        const { hostname, port } = new URL(p.admin);
-        let got = '';
-        const socket = connect(Number(port), hostname, () => socket.write(head));
-        socket.setEncoding('utf8');
-        socket.on('data', (c: string) => (got += c));
-        socket.on('close', () => resolve(got));
-        socket.on('error', reject);
-      });
+    const send = (head: string) => exchange(p.admin, head);
     const refused = {
       success: false,
       code: 'invalid_request',
