@@ -122,23 +122,22 @@ export class RedisInvalidationBus implements InvalidationBus {
    */
   private subscribeThroughNode(cluster: Cluster): void {
     if (this.closed) return;
-    const nodes = cluster
-      .nodes('all')
-      .map((n) => ({ host: n.options.host ?? '127.0.0.1', port: n.options.port ?? 6379 }))
-      .sort((a, b) => (nodeKey({ options: a }) < nodeKey({ options: b }) ? -1 : 1));
+    const nodes = cluster.nodes('all').sort((a, b) => (nodeKey(a) < nodeKey(b) ? -1 : 1));
     const node =
       this.lastNode === ''
         ? nodes[Math.floor(Math.random() * nodes.length)]
-        : (nodes.find((n) => nodeKey({ options: n }) > this.lastNode) ?? nodes[0]);
+        : (nodes.find((n) => nodeKey(n) > this.lastNode) ?? nodes[0]);
     if (!node) {
       // The cluster client has not met its nodes yet.
       this.retryTimer = setTimeout(() => this.subscribeThroughNode(cluster), 200).unref();
       return;
     }
-    this.lastNode = nodeKey({ options: node });
+    this.lastNode = nodeKey(node);
+    // The cluster client's node connections always carry their address.
     const sub = new Redis({
       ...cluster.options.redisOptions,
-      ...node,
+      host: node.options.host,
+      port: node.options.port,
       ...SUBSCRIBER_OPTIONS,
       lazyConnect: true,
       retryStrategy: (times) => (times >= NODE_ATTEMPTS ? null : Math.min(1000, 100 * 2 ** times)),
