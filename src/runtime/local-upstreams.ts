@@ -22,6 +22,7 @@ import type { Logger } from '../util/logger';
  * benchmark's stub do.
  */
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const runsHere = (url: URL): boolean => LOCAL_HOSTS.has(url.hostname);
 
 /** Would a connection to this host stay on this machine: loopback, any address, its own names and addresses. */
 function onThisMachine(hostname: string): boolean {
@@ -59,7 +60,7 @@ function localBuiltins(
   return [...config.upstreams].flatMap(([name, up]) => {
     const builtin = builtinUpstream(name);
     const url = new URL(up.url);
-    if (!builtin || !LOCAL_HOSTS.has(url.hostname)) return [];
+    if (!builtin || !runsHere(url)) return [];
     if (url.protocol !== 'http:')
       throw new ConfigError(
         'upstreams.yaml',
@@ -79,8 +80,9 @@ function underBasePath(app: RequestListener, url: URL): RequestListener {
   if (base === '') return app;
   return (req, res) => {
     const target = req.url ?? '/';
-    const rest = target.startsWith(base) ? target.slice(base.length) : 'outside';
-    if (rest === '' || rest.startsWith('/') || rest.startsWith('?')) {
+    const rest = target.startsWith(base) ? target.slice(base.length) : undefined;
+    // Under the base path: the base itself, then a path or a query (not "/legalx" under "/legal").
+    if (rest !== undefined && (rest === '' || rest.startsWith('/') || rest.startsWith('?'))) {
       req.url = rest.startsWith('/') ? rest : `/${rest}`;
       app(req, res);
       return;
@@ -146,7 +148,7 @@ export async function startLocalUpstreams(
       // One this process did not start (its URL named another host then) is not started by a reload.
       ...[...next.upstreams].flatMap(([name, up]) => {
         const to = new URL(up.url);
-        if (listening.has(name) || !builtinUpstream(name) || !LOCAL_HOSTS.has(to.hostname)) return [];
+        if (listening.has(name) || !builtinUpstream(name) || !runsHere(to)) return [];
         return [
           `upstreams.yaml upstreams.${name}.url: the built-in ${name} upstream does not run in this process (it started pointed elsewhere); a reload cannot start it on ${servedAt(to)}, the next start will`,
         ];
