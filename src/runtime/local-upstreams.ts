@@ -11,6 +11,8 @@ import { ConfigError } from '../config/load-config';
 import { upstreamBasePath } from '../config/upstreams-schema';
 import { unknownEndpoint } from '../upstream-kit/upstream-error';
 import type { Db } from '../db/db';
+import { retimableDb } from '../db/retimable-db';
+import type { RetimableDb } from '../db/retimable-db';
 import { builtinUpstream } from '../upstreams/builtin-upstreams';
 import type { BuiltinUpstream } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
@@ -46,6 +48,8 @@ export interface LocalUpstreams {
    * next start). Pointing one at a service elsewhere is a move, and fine.
    */
   movedBy(next: RuntimeConfig): string[];
+  /** Takes a reload's `timeout_ms` for the queries of each built-in upstream this process runs. */
+  follow(next: RuntimeConfig): void;
   close(): Promise<void>;
 }
 
@@ -121,12 +125,15 @@ export async function startLocalUpstreams(
   const servers: Server[] = [];
   const names: string[] = [];
   const listening = new Map<string, URL>();
+  const timed = new Map<string, RetimableDb>();
   for (const { name, builtin, url, timeoutMs } of localBuiltins(config)) {
     await prepareBuiltin(db, builtin, logger, seedSampleData);
     // Its queries share the gateway's pool: one the gateway has stopped waiting for (timeout_ms)
-    // must not hold a connection the gateway's own queries need.
-    const served = db.withQueryTimeout(timeoutMs);
-    const app = builtin.createApp({ db: served, logger: logger.child({ upstream: name }) });
+    // must not hold a connection the gateway's own queries need; a reload changes it with the
+    // gateway's own deadline.
+    const served = retimableDb(db, timeoutMs);
+    timed.set(name, served);
+    const app = builtin.createApp({ db: served.db, logger: logger.child({ upstream: name }) });
     const server = createServer(underBasePath(app, url));
     server.keepAliveTimeout = 65_000;
     await listen(server, listenPort(url), `upstreams.${name}.url`, listenHost(url));
@@ -154,6 +161,12 @@ export async function startLocalUpstreams(
         ];
       }),
     ],
+    follow: (next) => {
+      for (const [name, served] of timed) {
+        const up = next.upstreams.get(name);
+        if (up) served.retime(up.timeout_ms);
+      }
+    },
     close: async () => {
       await Promise.all(
         servers.map(

@@ -249,6 +249,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     pending: (next) => removedPlansInUse(accounts, config, next),
     apply: (next) => {
       config = next;
+      upstreams.follow(next);
       gateway.reload(next);
       metrics.seed(next);
     },

@@ -8,13 +8,30 @@ import { localUpstreamPorts, startLocalUpstreams } from '../../src/runtime/local
 import { projectRoot } from '../../src/util/project-root';
 import { silentLogger } from '../../src/util/logger';
 import { openTestPglite } from '../support/pglite-template';
+import type { Db } from '../../src/db/db';
 
 /** The shipped config with the given upstream URLs; every other built-in points off this machine. */
-function configWith(urls: Record<string, string>) {
+function configWith(urls: Record<string, string>, timeoutMs?: number) {
   const raw = loadRawConfig(join(projectRoot(), 'config'));
-  for (const [name, up] of Object.entries(raw.upstreams.upstreams))
+  for (const [name, up] of Object.entries(raw.upstreams.upstreams)) {
     up.url = urls[name] ?? `http://upstream-${name}.example:8080`;
+    if (timeoutMs !== undefined) up.timeout_ms = timeoutMs;
+  }
   return compileConfig(raw);
+}
+
+/** The database with each query noted under the timeout of the view that ran it. */
+function recordingTimeouts(db: Db): { db: Db; ranUnder: (number | undefined)[] } {
+  const ranUnder: (number | undefined)[] = [];
+  const view = (ms: number | undefined): Db => ({
+    ...db,
+    query: (sql, params) => {
+      ranUnder.push(ms);
+      return db.query(sql, params);
+    },
+    withQueryTimeout: (next) => view(next),
+  });
+  return { db: view(undefined), ranUnder };
 }
 
 async function freePort(): Promise<number> {
@@ -63,6 +80,30 @@ describe('built-in upstreams this process starts', () => {
     } finally {
       await local.close();
       await db.close();
+    }
+  });
+});
+
+describe('built-in upstreams this process starts: reloads', () => {
+  it('runs its queries under the timeout_ms a reload sets, not only the one it started with', async () => {
+    const port = await freePort();
+    const pglite = await openTestPglite();
+    const { db, ranUnder } = recordingTimeouts(pglite);
+    const urls = { 'mof-catalogs': `http://127.0.0.1:${port}` };
+    const local = await startLocalUpstreams(configWith(urls, 4000), db, silentLogger());
+    const timeoutsOfOneCall = async () => {
+      ranUnder.length = 0;
+      const r = await fetch(`http://127.0.0.1:${port}/dmdc-business-unit-types?per_page=1`);
+      expect(r.status).toBe(200);
+      return [...new Set(ranUnder)];
+    };
+    try {
+      expect(await timeoutsOfOneCall()).toEqual([4000]);
+      local.follow(configWith(urls, 1500));
+      expect(await timeoutsOfOneCall()).toEqual([1500]);
+    } finally {
+      await local.close();
+      await pglite.close();
     }
   });
 });
