@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGatewayMetrics } from '../observability/gateway-metrics';
 import { projectRoot } from '../util/project-root';
-import { silentLogger } from '../util/logger';
+import { capturedLog } from '../../test/support/captured-log';
 import type { RuntimeConfig } from '../config/compile-config';
 import { configFingerprint, loadConfig } from './config-source';
 import { createConfigReloader } from './config-reloader';
@@ -18,6 +18,8 @@ afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
 /** A reloader of the copied config with the given refusals; what it applied. */
 function reloaderWith(pending: (next: RuntimeConfig) => Promise<string[]>, refusals: string[] = []) {
   const applied: RuntimeConfig[] = [];
+  const { logger, lines } = capturedLog();
+  const metrics = createGatewayMetrics({ defaultMetrics: false });
   const r = createConfigReloader({
     configDir: dir,
     started: loadConfig(dir),
@@ -25,10 +27,12 @@ function reloaderWith(pending: (next: RuntimeConfig) => Promise<string[]>, refus
     refusals: () => Promise.resolve(refusals),
     pending,
     apply: (next) => void applied.push(next),
-    metrics: createGatewayMetrics({ defaultMetrics: false }),
-    logger: silentLogger(),
+    metrics,
+    logger,
   });
-  return { r, applied };
+  const failures = async () =>
+    (await metrics.configReloads.get()).values.find((v) => v.labels.result === 'failure')?.value ?? 0;
+  return { r, applied, lines, failures };
 }
 
 const edit = (file: string, change: (text: string) => string): void =>
@@ -53,6 +57,27 @@ describe('config reloads refused for a reason that may pass', () => {
     expect(await r.reload()).toBe(true);
     expect(applied.map((c) => c.plans.has('enterprise'))).toEqual([false]);
     expect(r.changed()).toBe(false);
+  });
+});
+
+describe('config reloads refused for a reason that may pass: logs', () => {
+  it('logs and counts the refusal once while the watch reads the same files again, and answers each operator reload', async () => {
+    let reason = 'plan enterprise has 1 account';
+    const { r, lines, failures } = reloaderWith(() => Promise.resolve(reason ? [reason] : []));
+    edit('plans.yaml', (t) => t.replace(/^ {2}enterprise:.*\n/m, ''));
+    const said = async (how: 'watch' | 'operator') => {
+      lines.length = 0;
+      await r.reload(how);
+      return [lines.map((l) => `${String(l.level)} ${String(l.err ?? l.msg)}`), await failures()];
+    };
+    expect(await said('watch')).toEqual([['50 plan enterprise has 1 account'], 1]);
+    expect(await said('watch')).toEqual([[], 1]);
+    expect(await said('operator')).toEqual([['50 plan enterprise has 1 account'], 2]);
+    expect(await said('watch')).toEqual([[], 2]);
+    reason = 'plan enterprise has 2 accounts';
+    expect(await said('watch')).toEqual([['50 plan enterprise has 2 accounts'], 3]);
+    reason = '';
+    expect(await said('watch')).toEqual([['30 configuration reloaded'], 3]);
   });
 });
 

@@ -26,13 +26,21 @@ export interface ConfigReloaderOptions {
   logger: Logger;
 }
 
+/**
+ * What asked for a reload: an operator (SIGHUP, the default) or the watch. The watch's reread of
+ * files refused for a reason that may pass, refused again for the same reason, is logged at debug
+ * and not counted: the refusal was logged and counted once, and `lookup_config_reload_failing`
+ * stays 1 while it lasts. An operator's SIGHUP is always answered with a log line.
+ */
+export type ReloadTrigger = 'operator' | 'watch';
+
 export interface ConfigReloader {
   /**
    * Reads CONFIG_DIR again and swaps the configuration when the whole of it is valid; otherwise the
    * previous one keeps serving and the reason is logged. Resolves true when the new one was taken.
    * Reloads run one at a time, in the order asked.
    */
-  reload(): Promise<boolean>;
+  reload(how?: ReloadTrigger): Promise<boolean>;
   /**
    * Whether to read the files again: they differ from the ones last read (by a start or a reload,
    * taken or refused), or those were refused for a reason that may have passed.
@@ -45,7 +53,11 @@ export function createConfigReloader(opts: ConfigReloaderOptions): ConfigReloade
   let lastRead = opts.startedFingerprint;
   /** The files last read were refused for a reason that may pass: read them again. */
   let retry = false;
-  const once = async (): Promise<boolean> => {
+  /** Why they were refused, while they are read again. */
+  let refusedFor: string | undefined;
+  const once = async (how: ReloadTrigger): Promise<boolean> => {
+    const rereading = retry && how === 'watch';
+    const before = lastRead;
     retry = false;
     try {
       // Taken before the read: files changed during it differ from it, and are read again.
@@ -55,6 +67,7 @@ export function createConfigReloader(opts: ConfigReloaderOptions): ConfigReloade
       const broken = [...(await opts.refusals(next)), ...waiting];
       retry = waiting.length > 0;
       if (broken.length > 0) throw new Error(broken.join('; '));
+      refusedFor = undefined;
       opts.apply(next);
       metrics.configReloads.inc({ result: 'success' });
       metrics.configReloadFailing.set(0);
@@ -67,15 +80,22 @@ export function createConfigReloader(opts: ConfigReloaderOptions): ConfigReloade
         );
       return true;
     } catch (err) {
+      const reason = (err as Error).message;
+      const again = rereading && lastRead === before && reason === refusedFor;
+      refusedFor = retry ? reason : undefined;
+      if (again) {
+        logger.debug({ err: reason }, 'configuration reload still refused; keeping the previous one');
+        return false;
+      }
       metrics.configReloads.inc({ result: 'failure' });
       metrics.configReloadFailing.set(1);
-      logger.error({ err: (err as Error).message }, 'configuration reload refused; keeping the previous one');
+      logger.error({ err: reason }, 'configuration reload refused; keeping the previous one');
       return false;
     }
   };
   let queue: Promise<boolean> = Promise.resolve(true);
   return {
-    reload: () => (queue = queue.then(once)),
+    reload: (how = 'operator') => (queue = queue.then(() => once(how))),
     changed: () => retry || configFingerprint(opts.configDir) !== lastRead,
   };
 }

@@ -29,6 +29,7 @@ import type { RequestTimeouts } from './http-servers';
 import { checkPortsFree, listen } from './listen';
 import type { WantedPort } from './listen';
 import { createConfigReloader } from './config-reloader';
+import type { ReloadTrigger } from './config-reloader';
 import { removedPlansInUse, warnAccountsOffPlans } from './plans-in-use';
 import { readinessChecks } from './readiness-checks';
 import { shutdownSequence } from './shutdown-sequence';
@@ -256,15 +257,15 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     metrics,
     logger,
   });
-  const reloadConfig = async (): Promise<boolean> => {
-    const taken = await reloader.reload();
+  const reloadConfig = async (how?: ReloadTrigger): Promise<boolean> => {
+    const taken = await reloader.reload(how);
     reloadFailing = !taken;
     return taken;
   };
   const stopWatch =
     opts.watchConfig === false
       ? () => undefined
-      : watchConfigDir(opts.configDir, () => void reloadConfig(), {
+      : watchConfigDir(opts.configDir, () => void reloadConfig('watch'), {
           changed: () => reloader.changed(),
           pollMs: opts.configPollMs,
         });
