@@ -183,8 +183,13 @@ export class FailoverMeterStore implements MeterStore {
   }
 }
 
-// Server replies that mean "cannot serve now" rather than "your command is wrong".
-const UNAVAILABLE_REPLY = /^(LOADING|READONLY|CLUSTERDOWN|MASTERDOWN|TRYAGAIN|BUSY|NOREPLICAS)\b/;
+// Server replies that mean "cannot serve now" rather than "your command is wrong": among them a
+// server out of memory under noeviction (OOM) or refusing writes after a failed save (MISCONF).
+// Redis 6 wraps a script's in "ERR Error running script (...): ... -OOM ...".
+const UNAVAILABLE_CODES = 'LOADING|READONLY|CLUSTERDOWN|MASTERDOWN|TRYAGAIN|BUSY|NOREPLICAS|OOM|MISCONF';
+const UNAVAILABLE_REPLY = new RegExp(
+  `^(${UNAVAILABLE_CODES})\\b|^ERR Error running script\\b.*-(${UNAVAILABLE_CODES})\\b`,
+);
 
 /**
  * Is this error about reaching Redis (connection closed, not writeable while offline, command

@@ -295,6 +295,31 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     await closed.close();
   });
 
+  it('takes a Redis that refuses writes for want of memory as unreachable: open counts on the fallback, closed refuses', async () => {
+    const storeOn = (policy: StoreFailurePolicy) =>
+      new FailoverMeterStore({
+        primary: new RedisMeterStore({ redis, prefix: 'oom:' }),
+        fallback: new MemoryMeterStore(),
+        redis,
+        policy,
+      });
+    const open = storeOn('open');
+    const closed = storeOn('closed');
+    await redis.config('SET', 'maxmemory', '1');
+    try {
+      await expect(new RedisMeterStore({ redis, prefix: 'oom:' }).reserve(input('acc_oom'))).rejects.toThrow(
+        /OOM/,
+      );
+      await expect(open.reserve(input('acc_oom'))).resolves.toMatchObject({ ok: true });
+      expect(open.fallbackActive()).toBe(true);
+      await expect(closed.reserve(input('acc_oom'))).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await redis.config('SET', 'maxmemory', '0');
+      await open.close();
+      await closed.close();
+    }
+  });
+
   it('rethrows errors that are not about reaching Redis', async () => {
     expect(
       isUnavailableError(Object.assign(new Error('ERR wrong number of arguments'), { name: 'ReplyError' })),
@@ -303,6 +328,21 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
       true,
     );
     expect(isUnavailableError(new Error('Connection is closed.'))).toBe(true);
+    const reply = (message: string) =>
+      isUnavailableError(Object.assign(new Error(message), { name: 'ReplyError' }));
+    expect(reply('MISCONF Redis is configured to save RDB snapshots, but it is currently not able to')).toBe(
+      true,
+    );
+    expect(
+      reply(
+        "ERR Error running script (call to f_07b3): @user_script:47: -OOM command not allowed when used memory > 'maxmemory'.",
+      ),
+    ).toBe(true);
+    expect(
+      reply(
+        'ERR Error running script (call to f_07b3): @user_script:47: Script attempted to access a non local key',
+      ),
+    ).toBe(false);
     const failing = new RedisMeterStore({ redis, prefix: 'e:' });
     jest
       .spyOn(failing, 'reserve')
