@@ -92,13 +92,16 @@ export function createAdminKit(deps: AdminDeps): AdminKit {
     return p;
   };
   // The change is stored by then: a bus that cannot publish (Redis down) must not turn it into a 500
-  // that a billing system retries. This replica applies it at once; a replica whose own pub/sub is
-  // down keeps cached entries at most a second.
+  // that a billing system retries. This replica applies it at once and the bus sends it again until
+  // it goes; a replica whose own pub/sub is down keeps cached entries at most a second.
   const tell = (msg: InvalidationMessage) =>
     deps.bus
       .publish(msg)
       .catch((err: unknown) =>
-        deps.logger.warn({ err, change: msg.type }, 'change stored but not published to other replicas'),
+        deps.logger.warn(
+          { err, change: msg.type },
+          'change stored; not yet published to other replicas, sent again until it is',
+        ),
       );
   const changed = (accountId: string) => tell({ type: 'account', accountId });
 

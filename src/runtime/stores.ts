@@ -108,6 +108,7 @@ export function createCounterStores(opts: {
   const bus = new RedisInvalidationBus({
     publisher: redis,
     deadlines,
+    republishForMs: opts.gateway.key_cache.ttl_seconds * 1000,
     onError: everyTenSeconds('invalidation bus error'),
   });
   return {

@@ -1,6 +1,8 @@
 import { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './redis-client';
 import { withDeadline } from '../util/deadline-queue';
+import { createRetryKeeper } from '../util/retry-keeper';
+import type { RetryKeeper } from '../util/retry-keeper';
 import type { DeadlineQueue } from '../util/deadline-queue';
 import type { InvalidationBus, InvalidationListener, InvalidationMessage } from './invalidation-bus';
 import { ListenerSet, parseInvalidation } from './invalidation-bus';
@@ -14,7 +16,16 @@ export interface RedisInvalidationBusOptions {
   onError?: (err: unknown) => void;
   /** A PUBLISH not acknowledged by its deadline fails (for a publisher without a command timeout). */
   deadlines?: DeadlineQueue;
+  /**
+   * How long a message that could not be published is sent again: past it every replica's cache
+   * has dropped the entry anyway (the key cache's TTL). Default 300 s.
+   */
+  republishForMs?: number;
 }
+
+/** A message not published is sent again after this, then twice as long each time, up to the max. */
+const REPUBLISH_FIRST_MS = 200;
+const REPUBLISH_MAX_MS = 5_000;
 
 /** The first wait before asking again for a SUBSCRIBE the server refused; it doubles up to the max. */
 const RETRY_FIRST_MS = 1_000;
@@ -68,6 +79,11 @@ export class RedisInvalidationBus implements InvalidationBus {
   private lastNode = '';
   /** Undoes what the bus hooked on the caller's cluster client. */
   private unhook: () => void = () => undefined;
+  /**
+   * Messages this replica could not publish: the others would keep what they cached (a revoked
+   * key, an old plan) until their TTL, their own subscriptions being fine. Sent again until they go.
+   */
+  private readonly unsent: RetryKeeper<InvalidationMessage>;
 
   constructor(private readonly opts: RedisInvalidationBusOptions) {
     this.onError = opts.onError ?? (() => undefined);
@@ -75,6 +91,16 @@ export class RedisInvalidationBus implements InvalidationBus {
     this.listeners = new ListenerSet(this.onError);
     this.subscribed = new Promise((resolve) => {
       this.acknowledged = resolve;
+    });
+    this.unsent = createRetryKeeper({
+      key: (msg) => JSON.stringify(msg),
+      run: (msg) => this.send(msg),
+      transient: () => true,
+      onLost: (msg, cause) =>
+        this.onError(new Error(`invalidation ${JSON.stringify(msg)} not published: ${String(cause)}`)),
+      firstDelayMs: REPUBLISH_FIRST_MS,
+      maxDelayMs: REPUBLISH_MAX_MS,
+      maxAgeMs: opts.republishForMs ?? 300_000,
     });
     const publisher = opts.publisher;
     if (publisher instanceof Cluster) {
@@ -152,16 +178,27 @@ export class RedisInvalidationBus implements InvalidationBus {
     await this.subscribed;
   }
 
+  /** Rejects when the message could not be published now; it is then sent again until it goes. */
   async publish(msg: InvalidationMessage): Promise<void> {
     try {
-      const sent = publishingNode(this.opts.publisher).publish(this.channel, JSON.stringify(msg));
-      const d = this.opts.deadlines;
-      await (d ? withDeadline(d, sent, 'publish timed out') : sent);
+      await this.send(msg);
     } catch (err) {
       // Not sent: this replica at least applies it now (its own copy would have come back by Redis).
       this.listeners.emit(msg);
+      if (!this.closed) this.unsent.keep(msg, err);
       throw err;
     }
+  }
+
+  /** Messages not yet published, waiting to be sent again. */
+  unpublished(): number {
+    return this.unsent.size();
+  }
+
+  private async send(msg: InvalidationMessage): Promise<void> {
+    const sent = publishingNode(this.opts.publisher).publish(this.channel, JSON.stringify(msg));
+    const d = this.opts.deadlines;
+    await (d ? withDeadline(d, sent, 'publish timed out') : sent);
   }
 
   subscribe(fn: InvalidationListener): () => void {
@@ -175,6 +212,8 @@ export class RedisInvalidationBus implements InvalidationBus {
 
   /** Closes the subscriber connection it owns; the publisher stays the caller's. */
   async close(): Promise<void> {
+    // One last try for what is unsent, before the publisher (the caller's) goes.
+    await this.unsent.close();
     this.closed = true;
     this.listening = false;
     clearTimeout(this.retryTimer);

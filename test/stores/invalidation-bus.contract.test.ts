@@ -151,6 +151,28 @@ describe('RedisInvalidationBus specifics', () => {
     await pair.close();
   });
 
+  it('sends a message it could not publish again until it goes, so a replica whose own subscription is fine hears it', async () => {
+    const pair = await redisPair(TEST_REDIS_URL);
+    const publisher = pair.clients[0] as Redis;
+    try {
+      const onA = collect(pair.a);
+      const onB = collect(pair.b);
+      publisher.disconnect();
+      await expect(pair.a.publish({ type: 'key', keyHash: 'revoked' })).rejects.toThrow();
+      // This replica applied it at once; the other has not heard of it yet.
+      expect(published(onA)).toEqual([{ type: 'key', keyHash: 'revoked' }]);
+      expect(published(onB)).toEqual([]);
+      expect((pair.a as RedisInvalidationBus).unpublished()).toBe(1);
+      await eventually(() => publisher.status === 'end');
+      await publisher.connect();
+      await eventually(() => published(onB).length > 0, 10_000);
+      expect(published(onB)).toEqual([{ type: 'key', keyHash: 'revoked' }]);
+      expect((pair.a as RedisInvalidationBus).unpublished()).toBe(0);
+    } finally {
+      await pair.close();
+    }
+  });
+
   it('reports a re-subscribe the server refuses, leaves nothing unhandled, and listens once allowed', async () => {
     const server = await PrivateRedis.start();
     const pair = await redisPair(server.url);
