@@ -93,6 +93,11 @@ describe('ip-allowlist: security', () => {
     expect(res.headers['x-request-id']).toBeDefined();
   });
 
+  it('marks the refusal of a valid key private and not to be stored, as every answer to a key is', async () => {
+    const { res } = await refusedCall();
+    expect([res.status, res.headers['cache-control']]).toEqual([403, 'private, no-store']);
+  });
+
   it('keeps a key closed, never open, when a stored entry is one the admin API now refuses', async () => {
     // A mapped range wider than /96 became an IPv4 prefix below zero, which ipaddr.js matches with
     // every address; "010.0.0.1" reads as 8.0.0.1.

@@ -81,8 +81,9 @@ function responseHeaders(
   // A key used from an address its allowlist refuses (a leaked key, most likely) learns nothing
   // of the account: no quota or rate headers.
   const principal = out.error?.code === 'ip_not_allowed' ? undefined : ctx.principal;
+  // Still an answer to a valid key (DESIGN §2): no shared cache may keep it.
+  if (ctx.principal) headers.push('Cache-Control', 'private, no-store');
   if (principal) {
-    headers.push('Cache-Control', 'private, no-store');
     const windows = ctx.windows ?? computeWindows(deps.clock.now(), config.raw.plans.timezone);
     if (!ctx.usage) {
       return deps.meter.peek(principal.account.id, windows).then(
