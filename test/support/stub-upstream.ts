@@ -34,7 +34,7 @@ export function legalRow(n: number): Record<string, unknown> {
 
 /**
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
- * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_held → answers at release(), *_shapeless → 200 without `data`,
+ * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_held → answers at release() (as the id without `_held` would), *_shapeless → 200 without `data`,
  * *_nocode → 404 with an HTML page (a path it does not serve), *_deep → a record nested deeper than
  * JSON.stringify goes, *_huge → a 17 MB record, *_notext → content_html null, *_objtext → content_html an object (off contract), *_blank → content_html of white space, *_tagsonly → content_html of tags, blanks and a script only, *_scan → content_html of page images only; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
  * an array as `data`; q=bad → 422 (with param), q=page422 → 422 with an HTML page, q=other422 → 422
@@ -109,21 +109,23 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
       return void res
         .type('json')
         .send(`{"data":{"id":"${id}","n":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`);
+    // A held id's answer is the one of the id without `_held` (vb_3_notext_held: no full text).
+    const kind = id.replace(/_held$/, '');
     const send = () =>
       res.json({
         data: {
           ...legalRow(Number(id.replace(/\D/g, '')) || 7),
           id,
           signer: 'Nguyễn Văn A',
-          content_html: id.endsWith('_notext')
+          content_html: kind.endsWith('_notext')
             ? null
-            : id.endsWith('_objtext')
+            : kind.endsWith('_objtext')
               ? { pages: [LONG_HTML] }
-              : id.endsWith('_blank')
+              : kind.endsWith('_blank')
                 ? ' \n '
-                : id.endsWith('_tagsonly')
+                : kind.endsWith('_tagsonly')
                   ? TAGS_ONLY
-                  : id.endsWith('_scan')
+                  : kind.endsWith('_scan')
                     ? '<div><img src="trang-1.png"><img src="trang-2.png"></div>'
                     : LONG_HTML,
           content_en_html: '<p>English</p>',

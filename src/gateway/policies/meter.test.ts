@@ -3,6 +3,7 @@ import { issueKey } from '../../accounts/issue-key';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
 import { smallPlan } from '../../../test/support/small-plan';
+import { computeWindows } from '../../metering/windows';
 
 let h: Harness;
 beforeAll(async () => {
@@ -501,6 +502,26 @@ describe('meter: full text', () => {
     h.stub.release();
     expect((await capped).body.code).toBe('full_text_limit');
     expect((await me(key)).quota).toMatchObject({ daily_used: 3, monthly_used: 3 });
+  });
+
+  it('charges a call over the cap that counts, answered after midnight, to the day it was answered in', async () => {
+    const { key } = await h.account('textday');
+    const start = h.clock.now();
+    const toMidnight = computeWindows(start, 'Asia/Ho_Chi_Minh').secondsToDayEnd;
+    h.clock.set(start + (toMidnight - 10) * 1000);
+    try {
+      expect((await get(key, '/v1/legal-documents/vb_11')).status).toBe(200);
+      // Over the cap (1), a document without full text counts once the upstream says so.
+      const late = get(key, '/v1/legal-documents/vb_13_notext_held').then((r) => r);
+      while (!h.stub.seen.some((s) => s.path.endsWith('vb_13_notext_held')))
+        await new Promise((r) => setTimeout(r, 20));
+      h.clock.advance(20_000);
+      h.stub.release();
+      expect((await late).status).toBe(200);
+      expect((await me(key)).quota).toMatchObject({ daily_used: 1, full_text_used_today: 0 });
+    } finally {
+      h.clock.set(start);
+    }
   });
 
   it('over the cap, an upstream answer without a record is the upstream failing: 503 search_unavailable, not counted', async () => {

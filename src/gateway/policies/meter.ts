@@ -184,11 +184,18 @@ async function reserveOrRefuse(
  * text): its reserve took only rate slots, so it is charged now, against the day and the month (or
  * credits) as they stand; refused, the caller gets that refusal instead of the answer.
  */
-export async function chargeCapped(ctx: RequestContext, deps: GatewayDeps, urls: CreditUrls): Promise<void> {
+export async function chargeCapped(
+  ctx: RequestContext,
+  deps: GatewayDeps,
+  plans: CreditUrls & Pick<RuntimeConfig['raw']['plans'], 'timezone'>,
+): Promise<void> {
+  const urls: CreditUrls = plans;
   const r = ctx.reservation!;
   r.settled = true; // until charged, there is nothing to give back
   const { fullText: _notOpened, ...rest } = r.input;
-  const input: ReserveInput = { ...rest, limits: ctx.principal!.plan.chargeLimits };
+  // The day it is charged in: an answer after midnight counts against the new day, not the full one.
+  ctx.windows = computeWindows(deps.clock.now(), plans.timezone);
+  const input: ReserveInput = { ...rest, windows: ctx.windows, limits: ctx.principal!.plan.chargeLimits };
   r.result = await reserveOrRefuse(ctx, input, deps, urls);
   r.input = input;
   r.settled = false;
