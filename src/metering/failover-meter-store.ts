@@ -23,9 +23,12 @@ export interface FailoverMeterStoreOptions {
   clock?: Clock;
   /**
    * While in fallback with the connection up (timeouts without a disconnect give no 'ready'),
-   * a PING at most this often decides whether to switch back.
+   * a write of `probeKey` at most this often decides whether to switch back: not a PING, which a
+   * Redis out of memory or refusing writes (OOM, MISCONF, READONLY) still answers.
    */
   probeIntervalMs?: number;
+  /** The key that probe writes (with a 10 s TTL); default `lk:failover-probe`. */
+  probeKey?: string;
   /** A refund of a call counted in Redis that Redis could not take: kept, and replayed there. */
   onRefundKept?: (input: RefundInput, cause: unknown) => void;
   /** A kept refund given up (too many kept, or Redis refused it): the call stays counted. */
@@ -172,7 +175,7 @@ export class FailoverMeterStore implements MeterStore {
     this.lastProbe = now;
     this.probing = true;
     this.opts.redis
-      .ping()
+      .set(this.opts.probeKey ?? 'lk:failover-probe', '1', 'PX', 10_000)
       .then(
         () => this.setActive(false),
         () => undefined,

@@ -295,13 +295,16 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     await closed.close();
   });
 
-  it('takes a Redis that refuses writes for want of memory as unreachable: open counts on the fallback, closed refuses', async () => {
+  it('takes a Redis that refuses writes for want of memory as unreachable until it takes one: open counts on the fallback, closed refuses', async () => {
+    const switches: boolean[] = [];
     const storeOn = (policy: StoreFailurePolicy) =>
       new FailoverMeterStore({
         primary: new RedisMeterStore({ redis, prefix: 'oom:' }),
         fallback: new MemoryMeterStore(),
         redis,
         policy,
+        probeIntervalMs: 50,
+        onFallbackChange: (active) => switches.push(active),
       });
     const open = storeOn('open');
     const closed = storeOn('closed');
@@ -312,6 +315,12 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
       );
       await expect(open.reserve(input('acc_oom'))).resolves.toMatchObject({ ok: true });
       expect(open.fallbackActive()).toBe(true);
+      // Its probes find Redis still refusing writes (it answers a PING): it stays on the fallback.
+      for (let i = 0; i < 4; i++) {
+        await new Promise((r) => setTimeout(r, 80));
+        await expect(open.reserve(input('acc_oom'))).resolves.toMatchObject({ ok: true });
+      }
+      expect(switches).toEqual([true]);
       await expect(closed.reserve(input('acc_oom'))).rejects.toBeInstanceOf(StoreUnavailableError);
     } finally {
       await redis.config('SET', 'maxmemory', '0');
