@@ -5,10 +5,13 @@ import { LuaScript } from './lua-script';
  * changes nothing and concurrent requests cannot both take the last unit.
  *
  * KEYS: 1 second window, 2 minute window, 3 day calls, 4 month quota calls, 5 day full-text set,
- *       6 the day's full-text holders (see "Full-text holders" below)
+ *       6 the day's full-text holders (see "Full-text holders" below), 7 the request's reply marker
  * ARGV: 1 the numbers, comma-separated: cost, perSecond, perMinute, daily, monthly,
  *         creditsAllowed (1/0), hasDoc (1/0), cap, ttlSecond, ttlMinute, ttlDay, ttlMonth;
- *       2 docId (any text, so on its own)
+ *       2 docId (any text, so on its own); 3 '1' to keep the reply in KEYS[7] (a cluster client)
+ * A Redis Cluster client sends a command again when its node connection closed before the reply
+ * came (ioredis' failover retry): a reserve that had run would count twice. With ARGV[3] the reply
+ * is kept for RESERVE_MARK_TTL_S under the request's id, and a second run answers it, taking nothing.
  * The numbers travel as one argument because the client's cost grows with the argument count
  * (each is measured and framed on its own): 2 arguments instead of 13 take a third off the
  * reserve's CPU in the gateway. Returns integers only, {status, source, added, second, minute,
@@ -21,6 +24,9 @@ import { LuaScript } from './lua-script';
  * A window key gets its TTL when it is born (its first increment), so TTLs never slide.
  */
 export const RESERVE_ARGS = 12;
+
+/** How long a reserve's reply is kept for a resend (ioredis resends within its redirections, ~2 s). */
+export const RESERVE_MARK_TTL_S = 10;
 
 /** The reserve's status codes in its reply, by index: ok, capped, then the window that refused. */
 export const RESERVE_STATUS = ['ok', 'capped', 'second', 'minute', 'daily', 'monthly'] as const;
@@ -60,13 +66,26 @@ if #a ~= ${RESERVE_ARGS} then return redis.error_reply(bad) end
 local cost, perSecond, perMinute, daily, monthly = a[1], a[2], a[3], a[4], a[5]
 local creditsAllowed, hasDoc, cap = a[6], a[7], a[8]
 local docId = ARGV[2]
+local mark = ARGV[3] == '1'
+if mark then
+  local seen = redis.call('GET', KEYS[7])
+  if seen then
+    local r = {}
+    for v in string.gmatch(seen, '[^,]+') do r[#r + 1] = tonumber(v) end
+    return r
+  end
+end
 local s = tonumber(redis.call('GET', KEYS[1]) or '0')
 local m = tonumber(redis.call('GET', KEYS[2]) or '0')
 local d = tonumber(redis.call('GET', KEYS[3]) or '0')
 local mo = tonumber(redis.call('GET', KEYS[4]) or '0')
 local ft = redis.call('SCARD', KEYS[5])
 local credit = 0
-local function res(status, source, added) return {status, source, added, s, m, d, mo, ft, credit} end
+local function res(status, source, added)
+  local r = {status, source, added, s, m, d, mo, ft, credit}
+  if mark then redis.call('SET', KEYS[7], table.concat(r, ','), 'EX', ${RESERVE_MARK_TTL_S}) end
+  return r
+end
 local windows = perSecond > 0
 if windows and s + 1 > perSecond then return res(SECOND, QUOTA, 0) end
 if windows and m + 1 > perMinute then return res(MINUTE, QUOTA, 0) end
@@ -118,7 +137,7 @@ if held == 1 then
 end
 return res(status, source, NONE)
 `,
-  6,
+  7,
   { integerReply: true },
 );
 
@@ -137,15 +156,15 @@ export interface ReserveTaken {
 }
 
 /**
- * What a reserve took, from what it was sent (`[script, 5, ...KEYS, ...ARGV]`, as text) and its
+ * What a reserve took, from what it was sent (`[script, 7, ...KEYS, ...ARGV]`, as text) and its
  * reply; null when it took nothing (it refused) or the reply is not a reserve's. For a reply that
  * came after its caller gave up: nothing of the request has to be kept on the command for it.
  */
 export function reserveTaken(reply: unknown, sent: readonly unknown[]): ReserveTaken | null {
-  if (!Array.isArray(reply) || reply.length !== 9 || sent.length !== 10) return null;
+  if (!Array.isArray(reply) || reply.length !== 9 || sent.length !== 12) return null;
   // capped took only rate slots, which are never given back.
   if (RESERVE_STATUS[reply[0] as number] !== 'ok') return null;
-  const [dayKey, monthKey, fullTextKey, holdersKey, numbers, docId] = sent.slice(4).map(String);
+  const [dayKey, monthKey, fullTextKey, holdersKey, , numbers, docId] = sent.slice(4).map(String);
   const cost = Number.parseInt(numbers!, 10);
   if (!Number.isSafeInteger(cost)) return null;
   const taken: ReserveTaken = {

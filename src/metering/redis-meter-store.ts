@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Cluster } from 'ioredis';
 import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
 import type { DeadlineQueue } from '../util/deadline-queue';
 import { holdWritesThisTurn } from '../util/end-of-turn';
@@ -47,6 +48,7 @@ interface ReserveNumbers {
  *   P{A}:mo:<YYYY-MM>             INCRBY cost, TTL ≤35 d  calls from this month's quota
  *   P{A}:ft:<YYYY-MM-DD>          SET of docIds, TTL ≤2 d full-text documents opened today
  *   P{A}:rf:<requestId>           STRING, TTL 1 h         refund done (idempotency marker)
+ *   P{A}:rq:<requestId>           STRING, TTL 10 s        a reserve's reply, on a cluster (resends)
  *   P{A}:ids:<dataset>:<YYYY-MM-DD> HLL, TTL window+1 d   record ids served (bulk watch)
  */
 export class RedisMeterStore implements MeterStore {
@@ -56,9 +58,12 @@ export class RedisMeterStore implements MeterStore {
   private readonly windowDays: () => number;
   private readonly deadlines: DeadlineQueue | undefined;
   private readonly numbers = new WeakMap<MeterLimits, ReserveNumbers>();
+  /** '1' on a cluster, whose client may send a reserve again (see meter-lua.ts): keep its reply. */
+  private readonly resends: string;
 
   constructor(opts: RedisMeterStoreOptions) {
     this.redis = opts.redis;
+    this.resends = opts.redis instanceof Cluster ? '1' : '';
     this.prefix = opts.prefix ?? 'lk:';
     if (/[{}]/.test(this.prefix)) throw new Error('meter key prefix must not contain braces');
     this.windowDays = windowDaysOption(opts.distinctWindowDays);
@@ -79,8 +84,9 @@ export class RedisMeterStore implements MeterStore {
         `${a}mo:${w.monthKey}`,
         `${a}ft:${w.dayKey}`,
         `${a}fth:${w.dayKey}`,
+        `${a}rq:${input.requestId}`,
       ],
-      [this.reserveNumbers(input), input.fullText?.docId ?? ''],
+      [this.reserveNumbers(input), input.fullText?.docId ?? '', this.resends],
       (reply) => reserveResult(reply, w),
       this.deadlines,
       this.lateReserves,

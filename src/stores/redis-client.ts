@@ -68,10 +68,6 @@ export function connectRedis(url: string, opts: RedisClientOptions = {}): RedisC
     lazyConnect: node.lazyConnect,
     clusterRetryStrategy: node.retryStrategy,
     slotsRefreshTimeout: node.connectTimeout,
-    // A command whose node connection closed may have run with only its reply lost: ioredis would
-    // send it again after a failover delay, and a reserve run twice counts the call twice. It fails
-    // instead, as on a single node, and the caller's store_failure policy decides.
-    retryDelayOnFailover: 0,
     // Managed TLS clusters announce node names that certificates are issued for: no re-resolving.
     ...(first.tls
       ? { dnsLookup: (address: string, cb: (e: null, a: string) => void) => cb(null, address) }

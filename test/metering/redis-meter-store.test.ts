@@ -163,14 +163,15 @@ describe('RedisMeterStore specifics', () => {
       `${RUN}{acc_bad}:mo:x`,
       `${RUN}{acc_bad}:ft:x`,
       `${RUN}{acc_bad}:fth:x`,
+      `${RUN}{acc_bad}:rq:x`,
     ];
-    await expect(RESERVE_SCRIPT.run(redis, keys, ['1,10,10,10,10,0,0,0,3,120,86400', ''])).rejects.toThrow(
-      /reserve wants 12 finite numbers/,
-    );
     await expect(
-      RESERVE_SCRIPT.run(redis, keys, ['1,Infinity,10,10,10,0,0,0,3,120,86400,90', '']),
+      RESERVE_SCRIPT.run(redis, keys, ['1,10,10,10,10,0,0,0,3,120,86400', '', '1']),
     ).rejects.toThrow(/reserve wants 12 finite numbers/);
-    expect(await redis.exists(key)).toBe(0);
+    await expect(
+      RESERVE_SCRIPT.run(redis, keys, ['1,Infinity,10,10,10,0,0,0,3,120,86400,90', '', '1']),
+    ).rejects.toThrow(/reserve wants 12 finite numbers/);
+    expect(await redis.exists(key, `${RUN}{acc_bad}:rq:x`)).toBe(0);
   });
 
   it('refuses a prefix that would move the hash tag', () => {

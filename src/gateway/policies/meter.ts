@@ -195,7 +195,14 @@ export async function chargeCapped(
   const { fullText: _notOpened, ...rest } = r.input;
   // The day it is charged in: an answer after midnight counts against the new day, not the full one.
   ctx.windows = computeWindows(deps.clock.now(), plans.timezone);
-  const input: ReserveInput = { ...rest, windows: ctx.windows, limits: ctx.principal!.plan.chargeLimits };
+  // A second reserve of the request, under an id of its own: the first one's reply, kept for a
+  // cluster client's resend (meter-lua.ts), must not answer it.
+  const input: ReserveInput = {
+    ...rest,
+    requestId: `${rest.requestId}:charge`,
+    windows: ctx.windows,
+    limits: ctx.principal!.plan.chargeLimits,
+  };
   r.result = await reserveOrRefuse(ctx, input, deps, urls);
   r.input = input;
   r.settled = false;
