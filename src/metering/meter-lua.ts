@@ -8,10 +8,11 @@ import { LuaScript } from './lua-script';
  *       6 the day's full-text holders (see "Full-text holders" below), 7 the request's reply marker
  * ARGV: 1 the numbers, comma-separated: cost, perSecond, perMinute, daily, monthly,
  *         creditsAllowed (1/0), hasDoc (1/0), cap, ttlSecond, ttlMinute, ttlDay, ttlMonth;
- *       2 docId (any text, so on its own); 3 '1' to keep the reply in KEYS[7] (a cluster client)
+ *       2 docId (any text, so on its own); 3 how many seconds to keep the reply in KEYS[7], or ''
  * A Redis Cluster client sends a command again when its node connection closed before the reply
  * came (ioredis' failover retry): a reserve that had run would count twice. With ARGV[3] the reply
- * is kept for RESERVE_MARK_TTL_S under the request's id, and a second run answers it, taking nothing.
+ * of a reserve that took something is kept under the request's id, and a second run answers it,
+ * taking nothing (a refusal took nothing: run again, it decides anew, and writes no key).
  * The numbers travel as one argument because the client's cost grows with the argument count
  * (each is measured and framed on its own): 2 arguments instead of 13 take a third off the
  * reserve's CPU in the gateway. Returns integers only, {status, source, added, second, minute,
@@ -24,9 +25,6 @@ import { LuaScript } from './lua-script';
  * A window key gets its TTL when it is born (its first increment), so TTLs never slide.
  */
 export const RESERVE_ARGS = 12;
-
-/** How long a reserve's reply is kept for a resend (ioredis resends within its redirections, ~2 s). */
-export const RESERVE_MARK_TTL_S = 10;
 
 /** The reserve's status codes in its reply, by index: ok, capped, then the window that refused. */
 export const RESERVE_STATUS = ['ok', 'capped', 'second', 'minute', 'daily', 'monthly'] as const;
@@ -66,7 +64,7 @@ if #a ~= ${RESERVE_ARGS} then return redis.error_reply(bad) end
 local cost, perSecond, perMinute, daily, monthly = a[1], a[2], a[3], a[4], a[5]
 local creditsAllowed, hasDoc, cap = a[6], a[7], a[8]
 local docId = ARGV[2]
-local mark = ARGV[3] == '1'
+local mark = tonumber(ARGV[3])
 if mark then
   local seen = redis.call('GET', KEYS[7])
   if seen then
@@ -83,7 +81,7 @@ local ft = redis.call('SCARD', KEYS[5])
 local credit = 0
 local function res(status, source, added)
   local r = {status, source, added, s, m, d, mo, ft, credit}
-  if mark then redis.call('SET', KEYS[7], table.concat(r, ','), 'EX', ${RESERVE_MARK_TTL_S}) end
+  if mark and status <= CAPPED then redis.call('SET', KEYS[7], table.concat(r, ','), 'EX', mark) end
   return r
 end
 local windows = perSecond > 0

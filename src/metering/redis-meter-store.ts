@@ -48,7 +48,7 @@ interface ReserveNumbers {
  *   P{A}:mo:<YYYY-MM>             INCRBY cost, TTL ≤35 d  calls from this month's quota
  *   P{A}:ft:<YYYY-MM-DD>          SET of docIds, TTL ≤2 d full-text documents opened today
  *   P{A}:rf:<requestId>           STRING, TTL 1 h         refund done (idempotency marker)
- *   P{A}:rq:<requestId>           STRING, TTL 10 s        a reserve's reply, on a cluster (resends)
+ *   P{A}:rq:<requestId>           STRING, TTL deadline+10 s a reserve's reply, on a cluster (resends)
  *   P{A}:ids:<dataset>:<YYYY-MM-DD> HLL, TTL window+1 d   record ids served (bulk watch)
  */
 export class RedisMeterStore implements MeterStore {
@@ -58,12 +58,17 @@ export class RedisMeterStore implements MeterStore {
   private readonly windowDays: () => number;
   private readonly deadlines: DeadlineQueue | undefined;
   private readonly numbers = new WeakMap<MeterLimits, ReserveNumbers>();
-  /** '1' on a cluster, whose client may send a reserve again (see meter-lua.ts): keep its reply. */
+  /**
+   * On a cluster, whose client may send a reserve again (see meter-lua.ts): for how many seconds
+   * to keep its reply. A resend is made only while the command is pending, and one answered past
+   * the store's deadline is given back (lateReserves): the deadline and a margin cover it.
+   */
   private readonly resends: string;
 
   constructor(opts: RedisMeterStoreOptions) {
     this.redis = opts.redis;
-    this.resends = opts.redis instanceof Cluster ? '1' : '';
+    this.resends =
+      opts.redis instanceof Cluster ? String(Math.ceil((opts.commandTimeoutMs ?? 60_000) / 1000) + 10) : '';
     this.prefix = opts.prefix ?? 'lk:';
     if (/[{}]/.test(this.prefix)) throw new Error('meter key prefix must not contain braces');
     this.windowDays = windowDaysOption(opts.distinctWindowDays);

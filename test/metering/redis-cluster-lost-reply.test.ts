@@ -57,4 +57,22 @@ describe('a reserve on a Redis Cluster whose reply is lost with its node connect
       expect(await monthly()).toBe(before + 1);
     }
   }, 60_000);
+
+  it('keeps the reply of a reserve that took something, and writes nothing for a refusal', async () => {
+    const store = new RedisMeterStore({ redis: client, prefix: 'lost:' });
+    const windows = computeWindows(Date.now(), 'Asia/Ho_Chi_Minh');
+    const reserve = (requestId: string, monthly: number) =>
+      store.reserve({
+        accountId: 'acc_marks',
+        requestId,
+        cost: 1,
+        limits: { ...LIMITS, monthly },
+        windows,
+        creditsAllowed: false,
+      });
+    await expect(reserve('taken', 10)).resolves.toMatchObject({ ok: true });
+    await expect(reserve('refused', 0)).resolves.toMatchObject({ ok: false, reason: 'quota_exceeded' });
+    expect(await reader.exists('lost:{acc_marks}:rq:taken')).toBe(1);
+    expect(await reader.exists('lost:{acc_marks}:rq:refused')).toBe(0);
+  });
 });
