@@ -33,7 +33,8 @@ export function parseRedisSeed(raw: string): RedisSeed {
   try {
     u = new URL(raw);
   } catch {
-    throw new Error(`REDIS_URL: "${raw}" is not a URL (redis://host:port)`);
+    // Named in the start's fatal log line: without what may be a password.
+    throw new Error(`REDIS_URL: "${raw.replace(/\/\/[^/]*@/, '//…@')}" is not a URL (redis://host:port)`);
   }
   const scheme = SCHEMES[u.protocol];
   if (!scheme || !u.hostname) {

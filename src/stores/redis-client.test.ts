@@ -51,4 +51,10 @@ describe('REDIS_URL: errors', () => {
     );
     expect(() => connectRedis('redis://a:1,not a url')).toThrow(/REDIS_URL: "not a url" is not a URL/);
   });
+
+  it('names an address it cannot read without its credentials', () => {
+    const read = () => connectRedis('redis://user:s3cret@bad host:6379');
+    expect(read).toThrow(/REDIS_URL: "redis:\/\/…@bad host:6379" is not a URL/);
+    expect(read).not.toThrow(/s3cret/);
+  });
 });
