@@ -110,6 +110,12 @@ export function createCounterStores(opts: {
     deadlines,
     republishForMs: opts.gateway.key_cache.ttl_seconds * 1000,
     onError: everyTenSeconds('invalidation bus error'),
+    // Each on its own line: the other replicas keep what it would have dropped until their TTL.
+    onUnpublished: (msg, cause) =>
+      opts.logger.warn(
+        { change: msg, err: cause instanceof Error ? cause.message : String(cause) },
+        'invalidation given up unpublished; other replicas keep their cached copy until its TTL',
+      ),
   });
   return {
     meter,

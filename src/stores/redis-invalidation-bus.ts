@@ -21,6 +21,8 @@ export interface RedisInvalidationBusOptions {
    * has dropped the entry anyway (the key cache's TTL). Default 300 s.
    */
   republishForMs?: number;
+  /** A message given up unpublished (the process stopping, or past republishForMs); default onError. */
+  onUnpublished?: (msg: InvalidationMessage, cause: unknown) => void;
 }
 
 /** A message not published is sent again after this, then twice as long each time, up to the max. */
@@ -96,8 +98,10 @@ export class RedisInvalidationBus implements InvalidationBus {
       key: (msg) => JSON.stringify(msg),
       run: (msg) => this.send(msg),
       transient: () => true,
-      onLost: (msg, cause) =>
-        this.onError(new Error(`invalidation ${JSON.stringify(msg)} not published: ${String(cause)}`)),
+      onLost:
+        opts.onUnpublished ??
+        ((msg, cause) =>
+          this.onError(new Error(`invalidation ${JSON.stringify(msg)} not published: ${String(cause)}`))),
       firstDelayMs: REPUBLISH_FIRST_MS,
       maxDelayMs: REPUBLISH_MAX_MS,
       maxAgeMs: opts.republishForMs ?? 300_000,

@@ -173,6 +173,22 @@ describe('RedisInvalidationBus specifics', () => {
     }
   });
 
+  it('reports each message it gives up unpublished when it closes', async () => {
+    const publisher = connectRedis(TEST_REDIS_URL);
+    await waitForReady(publisher);
+    const given: unknown[] = [];
+    const bus = new RedisInvalidationBus({
+      publisher,
+      channel: `t${randomBytes(4).toString('hex')}:invalidate`,
+      onUnpublished: (msg) => given.push(msg),
+    });
+    await bus.ready();
+    publisher.disconnect();
+    await expect(bus.publish({ type: 'account', accountId: 'acc_gone' })).rejects.toThrow();
+    await bus.close();
+    expect(given).toEqual([{ type: 'account', accountId: 'acc_gone' }]);
+  });
+
   it('reports a re-subscribe the server refuses, leaves nothing unhandled, and listens once allowed', async () => {
     const server = await PrivateRedis.start();
     const pair = await redisPair(server.url);
