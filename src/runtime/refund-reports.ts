@@ -1,12 +1,11 @@
 import type { GatewayMetrics } from '../observability/gateway-metrics';
 import type { Logger } from '../util/logger';
+import { errorText } from '../util/error-text';
 
 /** What a kept refund is about: the account whose call or credit it gives back. */
 interface RefundRef {
   accountId: string;
 }
-
-const said = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));
 
 /**
  * The reports of a store's kept refunds (the Redis counters', the credit ledger's): one warning
@@ -21,10 +20,11 @@ export function refundReports(
   onRefundLost: (ref: RefundRef, cause: unknown) => void;
 } {
   return {
-    onRefundKept: (ref, cause) => logger.warn({ account_id: ref.accountId, err: said(cause) }, lines.kept),
+    onRefundKept: (ref, cause) =>
+      logger.warn({ account_id: ref.accountId, err: errorText(cause) }, lines.kept),
     onRefundLost: (ref, cause) => {
       metrics.quotaRefundFailures.inc();
-      logger.error({ account_id: ref.accountId, err: said(cause) }, lines.lost);
+      logger.error({ account_id: ref.accountId, err: errorText(cause) }, lines.lost);
     },
   };
 }

@@ -13,6 +13,7 @@ import { createDeadlineQueue, withDeadline } from '../util/deadline-queue';
 import { keepCounters } from './counter-snapshot';
 import { refundReports } from './refund-reports';
 import type { Logger } from '../util/logger';
+import { errorText } from '../util/error-text';
 
 export interface CounterStores {
   meter: MeterStore;
@@ -65,7 +66,7 @@ export function createCounterStores(opts: {
     return (err) => {
       if (opts.clock.now() - last <= 10_000) return;
       last = opts.clock.now();
-      opts.logger.warn({ err: err instanceof Error ? err.message : String(err) }, msg);
+      opts.logger.warn({ err: errorText(err) }, msg);
     };
   };
   // No timer per command: every user of the connection below puts its commands under a deadline
@@ -113,7 +114,7 @@ export function createCounterStores(opts: {
     // Each on its own line: the other replicas keep what it would have dropped until their TTL.
     onUnpublished: (msg, cause) =>
       opts.logger.warn(
-        { change: msg, err: cause instanceof Error ? cause.message : String(cause) },
+        { change: msg, err: errorText(cause) },
         'invalidation given up unpublished; other replicas keep their cached copy until its TTL',
       ),
   });

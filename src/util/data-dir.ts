@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { errorText } from './error-text';
 
 /**
  * DATA_DIR, made only its owner may enter when this makes it: PGlite writes some of its files
@@ -25,8 +26,7 @@ export class DataDirError extends Error {}
 
 /** The error of a DATA_DIR the file system refused, naming the variable and the directory. */
 export function unusableDataDir(dir: string, cause: unknown): DataDirError {
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return new DataDirError(`DATA_DIR ${dir} cannot be used: ${why}`, { cause });
+  return new DataDirError(`DATA_DIR ${dir} cannot be used: ${errorText(cause)}`, { cause });
 }
 
 /**
