@@ -122,29 +122,24 @@ export async function startLocalUpstreams(
   logger: Logger,
   seedSampleData = true,
 ): Promise<LocalUpstreams> {
-  const servers: Server[] = [];
-  const names: string[] = [];
-  const listening = new Map<string, URL>();
-  const timed = new Map<string, RetimableDb>();
+  /** Each built-in this process runs, by name: where it answers, its server, its database. */
+  const running = new Map<string, { url: URL; server: Server; served: RetimableDb }>();
   for (const { name, builtin, url, timeoutMs } of localBuiltins(config)) {
     await prepareBuiltin(db, builtin, logger, seedSampleData);
     // Its queries share the gateway's pool: one the gateway has stopped waiting for (timeout_ms)
     // must not hold a connection the gateway's own queries need; a reload changes it with the
     // gateway's own deadline.
     const served = retimableDb(db, timeoutMs);
-    timed.set(name, served);
     const app = builtin.createApp({ db: served.db, logger: logger.child({ upstream: name }) });
     const server = createServer(underBasePath(app, url));
     server.keepAliveTimeout = 65_000;
     await listen(server, listenPort(url), `upstreams.${name}.url`, listenHost(url));
-    servers.push(server);
-    names.push(name);
-    listening.set(name, url);
+    running.set(name, { url, server, served });
   }
   return {
-    names,
+    names: [...running.keys()],
     movedBy: (next) => [
-      ...[...listening].flatMap(([name, at]) => {
+      ...[...running].flatMap(([name, { url: at }]) => {
         const url = next.upstreams.get(name)?.url;
         const to = url === undefined ? undefined : new URL(url);
         if (!to || !onThisMachine(to.hostname) || servedAt(to) === servedAt(at)) return [];
@@ -155,22 +150,22 @@ export async function startLocalUpstreams(
       // One this process did not start (its URL named another host then) is not started by a reload.
       ...[...next.upstreams].flatMap(([name, up]) => {
         const to = new URL(up.url);
-        if (listening.has(name) || !builtinUpstream(name) || !runsHere(to)) return [];
+        if (running.has(name) || !builtinUpstream(name) || !runsHere(to)) return [];
         return [
           `upstreams.yaml upstreams.${name}.url: the built-in ${name} upstream does not run in this process (it started pointed elsewhere); a reload cannot start it on ${servedAt(to)}, the next start will`,
         ];
       }),
     ],
     follow: (next) => {
-      for (const [name, served] of timed) {
+      for (const [name, { served }] of running) {
         const up = next.upstreams.get(name);
         if (up) served.retime(up.timeout_ms);
       }
     },
     close: async () => {
       await Promise.all(
-        servers.map(
-          (s) =>
+        [...running.values()].map(
+          ({ server: s }) =>
             new Promise<void>((r) => {
               s.close(() => r());
               s.closeAllConnections();
