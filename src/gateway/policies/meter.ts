@@ -189,7 +189,6 @@ export async function chargeCapped(
   deps: GatewayDeps,
   plans: CreditUrls & Pick<RuntimeConfig['raw']['plans'], 'timezone'>,
 ): Promise<void> {
-  const urls: CreditUrls = plans;
   const r = ctx.reservation!;
   r.settled = true; // until charged, there is nothing to give back
   const { fullText: _notOpened, ...rest } = r.input;
@@ -203,10 +202,10 @@ export async function chargeCapped(
     windows: ctx.windows,
     limits: ctx.principal!.plan.chargeLimits,
   };
-  r.result = await reserveOrRefuse(ctx, input, deps, urls);
+  r.result = await reserveOrRefuse(ctx, input, deps, plans);
   r.input = input;
   r.settled = false;
-  if (r.result.source === 'credits') await payCredits(ctx, deps, urls);
+  if (r.result.source === 'credits') await payCredits(ctx, deps, plans);
   deps.metrics.quotaReservations.inc({ result: r.result.source });
 }
 
