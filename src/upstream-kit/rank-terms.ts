@@ -55,6 +55,10 @@ function compiledKinds(kinds: Readonly<Record<string, string>>): CompiledKind[] 
 
 type Aliases = Readonly<Record<string, string>> | undefined;
 
+/** The words a typed word stands for: an own entry only, so "constructor" is a word, not Object's. */
+const aliasWords = (aliases: Aliases, t: string): string[] | undefined =>
+  aliases && Object.hasOwn(aliases, t) ? aliases[t]!.split(' ') : undefined;
+
 // A consonant, then i or y and nothing else: the syllables Vietnamese writes either way (kì and kỳ,
 // lí and lý, mĩ and mỹ, quí and quý, sĩ and sỹ, hi and hy, tí and tý, vi and vy). After other
 // consonants, and where another vowel comes before (tai and tay, tui and tuy), i and y are
@@ -89,7 +93,8 @@ export function prefixQueryText(
     `((${starts(own)}) | (${words.join(' <-> ')}))`;
   const lead = kind ? [either(terms.slice(0, kind.length), kind.words)] : [];
   const rest = terms.slice(kind?.length ?? 0).map((t) => {
-    if (aliases?.[t]) return either([t], aliases[t].split(' '));
+    const words = aliasWords(aliases, t);
+    if (words) return either([t], words);
     // The other spelling is a whole word: "ly" may be on its way to no other word, "li" to Linh.
     const other = iyVariants ? iyVariant(t) : undefined;
     return other ? either([t], [other]) : `${t}:*`;
@@ -99,7 +104,7 @@ export function prefixQueryText(
 
 /** The terms with every alias written out, as the ranking compares them with names. */
 export function expandAliases(terms: readonly string[], aliases: Aliases): string[] {
-  return terms.flatMap((t) => aliases?.[t]?.split(' ') ?? [t]);
+  return terms.flatMap((t) => aliasWords(aliases, t) ?? [t]);
 }
 
 /**

@@ -177,6 +177,12 @@ describe.each(TEST_DATABASES)('admin-units upstream on $name', (tdb) => {
       expect((await list('/provinces?amended=false')).total).toBe(33);
     });
 
+    it('q: a word that names a property every object has (constructor, valueOf) finds nothing, with no error', async () => {
+      for (const path of ['/provinces', '/wards', '/legacy-wards'])
+        for (const q of ['constructor', 'ha valueOf'])
+          expect((await list(`${path}?q=${encodeURIComponent(q)}`)).total).toBe(0);
+    });
+
     it('q: each word starts a word of the name, the unit named so comes first, and an eth is a d', async () => {
       const ha = await list('/provinces?q=h%C3%A0');
       expect(ha.data[0]!.name).toBe('Hà Nội');

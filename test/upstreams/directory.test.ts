@@ -217,6 +217,15 @@ describe.each(TEST_DATABASES)('directory upstream on $name', (tdb) => {
       expect(r.body.code).toBe('invalid_request');
     });
 
+    it('takes a word that names a property every object has (constructor, toString) as a word, not as an abbreviation', async () => {
+      for (const q of ['constructor', 'toString', 'Công ty CONSTRUCTOR', '__proto__ hasOwnProperty']) {
+        const r = await get(`/bailiff-offices?q=${encodeURIComponent(q)}`);
+        expect([q, r.status, r.body.total]).toEqual([q, 200, 0]);
+      }
+      const agencies = await get('/notary-offices?q=vpcc+constructor');
+      expect([agencies.status, agencies.body.total]).toEqual([200, 0]);
+    });
+
     it('answers 404 for an unknown id and for an id of another directory dataset', async () => {
       expect((await get('/bailiff-offices/tc_unknown')).status).toBe(404);
       const notary = (
