@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  const target = IMPORT_TARGETS[dataset];
+  const target = Object.hasOwn(IMPORT_TARGETS, dataset) ? IMPORT_TARGETS[dataset] : undefined;
   if (!target) {
     console.error(`unknown dataset ${dataset}; one of: ${Object.keys(IMPORT_TARGETS).join(', ')}`);
     return 2;

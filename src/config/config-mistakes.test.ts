@@ -16,7 +16,9 @@ interface DatasetDoc {
 }
 
 /** Loads and compiles the shipped config after one file is edited, as a dataset team would. */
-function startWith(file: 'datasets.yaml' | 'upstreams.yaml' | 'plans.yaml', edit: (doc: Doc) => void): () => unknown {
+function startWith(
+  file: 'datasets.yaml' | 'upstreams.yaml' | 'plans.yaml' | 'gateway.yaml',
+  edit: (doc: Doc) => void): () => unknown {
   return () => {
     const dir = mkdtempSync(join(tmpdir(), 'config-mistakes-'));
     try {
@@ -42,6 +44,18 @@ describe('config mistakes a dataset team could make are refused at start', () =>
         bailiff(doc).list.params[name] = { type: 'string' };
       });
       expect(load).toThrow(/datasets\.yaml: datasets\.\d+ \(bailiff-offices\)\.list\.params\.\w+.*API key/i);
+    },
+  );
+
+  it.each(['constructor', 'toString', 'nowhere'])(
+    'refuses a trusted proxy named %s as neither an address nor a named range',
+    (name) => {
+      const load = startWith('gateway.yaml', (doc) => {
+        doc.trusted_proxies = ['loopback', name];
+      });
+      expect(load).toThrow(
+        `gateway.yaml: trusted_proxies: "${name}" is neither an address or CIDR nor one of loopback, private, uniquelocal, linklocal`,
+      );
     },
   );
 

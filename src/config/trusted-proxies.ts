@@ -54,9 +54,17 @@ export function isCidr(text: string): boolean {
   }
 }
 
+/** A named range's CIDRs; a word that names none is refused as such, not as a malformed address. */
+function namedRange(entry: string): string[] | undefined {
+  if (Object.hasOwn(NAMED_RANGES, entry)) return NAMED_RANGES[entry];
+  if (/^[a-z_]+$/i.test(entry))
+    throw new Error(`"${entry}" is neither an address or CIDR nor one of ${Object.keys(NAMED_RANGES).join(', ')}`);
+  return undefined;
+}
+
 /** Compiles CIDR/address/named-range entries into one matcher; done at load, never per request. */
 export function compileIpMatcher(entries: readonly string[]): IpMatcher {
-  const ranges = entries.flatMap((e) => NAMED_RANGES[e] ?? [e]).map(parseCidr);
+  const ranges = entries.flatMap((e) => namedRange(e) ?? [e]).map(parseCidr);
   const v4 = ranges.filter(([a]) => a.kind() === 'ipv4');
   const v6 = ranges.filter(([a]) => a.kind() === 'ipv6');
   return (ip: string) => {

@@ -358,6 +358,17 @@ describe('npm run import', () => {
     }
   };
 
+  it('exits 2 naming the datasets for a dataset it does not know, also one named like a property of every object', async () => {
+    for (const name of ['nope', 'constructor', 'toString']) {
+      const r = await cli([name, join(dir, 'absent.jsonl')]);
+      expect([name, r.code, r.out]).toEqual([
+        name,
+        2,
+        expect.stringContaining(`unknown dataset ${name}; one of: `),
+      ]);
+    }
+  }, 90_000);
+
   it('exits 0 after loading a good file and 1 with line numbers for a bad one', async () => {
     const good = join(dir, 'good.jsonl');
     writeFileSync(good, jsonl([{ id: 'lcp_a', code: 'PT', name: 'Cổ phần phổ thông' }]));
