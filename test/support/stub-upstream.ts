@@ -36,11 +36,11 @@ export function legalRow(n: number): Record<string, unknown> {
  * A fake upstream that speaks DESIGN §4 for any dataset path, with ids that trigger failures:
  * *_missing → 404, *_boom → 500, *_slow → answers after 3 s, *_held → answers at release() (as the id without `_held` would), *_shapeless → 200 without `data`,
  * *_nocode → 404 with an HTML page (a path it does not serve), *_deep → a record nested deeper than
- * JSON.stringify goes, *_huge → a 17 MB record, *_notext → content_html null, *_objtext → content_html an object (off contract), *_blank → content_html of white space, *_tagsonly → content_html of tags, blanks and a script only, *_scan → content_html of page images only; relations of *_leaky → plan-gated fields in the sub-resource, of *_rows →
+ * JSON.stringify goes, *_huge → a 17 MB record, *_notext → content_html null, *_objtext → content_html an object (off contract), *_blank → content_html of white space, *_tagsonly → content_html of tags, blanks and a script only, *_scan → content_html of page images only; relations of *_leaky → plan-gated fields in the sub-resource, detail of *_leaky → a related document with its full text in replaced_by, of *_rows →
  * an array as `data`; q=bad → 422 (with param), q=page422 → 422 with an HTML page, q=other422 → 422
  * with another code, q=bad400 → 400 (outside the contract), q=junkrows → rows that are not objects, q=boom → 500, q=gone → 404 (a list the upstream
  * does not serve), q=garbage → 200 not JSON, q=shapeless → 200 JSON without `data` and `total`,
- * q=toomany → 25 rows more than per_page, q=negative / q=fraction → a total that is no count.
+ * q=toomany → 25 rows more than per_page, q=leaky → rows with the full text and plan-gated fields, q=negative / q=fraction → a total that is no count.
  */
 export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   url: string;
@@ -86,7 +86,8 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
     const total = q === 'few' ? 3 : 1000;
     const start = (page - 1) * perPage;
     const length = q === 'toomany' ? perPage + 25 : Math.max(0, Math.min(perPage, total - start));
-    const rows = Array.from({ length }, (_, i) => legalRow(start + i + 1));
+    const leaky = q === 'leaky' ? { content_html: LONG_HTML, content_en_html: '<p>English</p>' } : {};
+    const rows = Array.from({ length }, (_, i) => ({ ...legalRow(start + i + 1), ...leaky }));
     res.json({ data: rows, total });
   });
   app.get(/^\/([a-z0-9-]+)\/([^/]+)\/relations$/, (req, res) => {
@@ -129,7 +130,8 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
                     ? '<div><img src="trang-1.png"><img src="trang-2.png"></div>'
                     : LONG_HTML,
           content_en_html: '<p>English</p>',
-          replaced_by: [],
+          // A related document with its own full text (an upstream outside what the shipped ones send).
+          replaced_by: kind.endsWith('_leaky') ? [{ ...legalRow(9), content_html: LONG_HTML }] : [],
           replaces: [],
         },
       });

@@ -159,6 +159,35 @@ describe('upstream answers: security', () => {
     expect(plain.body.meta.locked_fields).toEqual([]);
   });
 
+  it('never gives the full text in list rows, to any plan, nor counts them against the daily cap', async () => {
+    for (const plan of ['free', 'starter', 'pro'] as const) {
+      const { key } = await h.account(plan);
+      const res = await get(key, '/v1/legal-documents?q=leaky&per_page=3');
+      expect([plan, res.status, res.body.data.length]).toEqual([plan, 200, 3]);
+      for (const row of res.body.data) {
+        expect(String(row.content_html).length).toBeLessThan(1500);
+        expect(String(row.content_html).length).toBeGreaterThan(0);
+      }
+      expect(res.body.data[0].content_en_html).toBe(plan === 'pro' ? '<p>English</p>' : undefined);
+      expect(res.body.meta.locked_fields).toContain('content_html');
+      expect((await get(key, '/v1/me')).body.data.quota.full_text_used_today).toBe(0);
+    }
+    const { key } = await h.account('pro');
+    expect((await get(key, '/v1/legal-documents?q=few')).body.meta.locked_fields).toEqual([]);
+  });
+
+  it('gives a detail its own full text, counted, and a document nested in it only a preview', async () => {
+    const { key } = await h.account('pro');
+    const res = await get(key, '/v1/legal-documents/vb_5_leaky');
+    expect(res.status).toBe(200);
+    expect(String(res.body.data.content_html).length).toBeGreaterThan(1500);
+    expect(res.body.data.replaced_by).toHaveLength(1);
+    expect(res.body.data.replaced_by[0].id).toBe('vb_9');
+    expect(String(res.body.data.replaced_by[0].content_html).length).toBeLessThan(1500);
+    expect(res.body.meta.locked_fields).toEqual([]);
+    expect((await get(key, '/v1/me')).body.data.quota.full_text_used_today).toBe(1);
+  });
+
   it('never hands the bulk-extraction watch more ids than a page holds', async () => {
     const { key } = await h.account('free');
     const watched: number[] = [];

@@ -2,6 +2,8 @@ import type { CompiledDataset, CompiledPlan } from '../../config/compile-config'
 import type { ResolvedRoute } from '../context';
 import { fieldPlanFor } from './field-plan';
 import type { FieldPlan } from './field-plan';
+import { guardFullText } from './full-text-guard';
+import type { FullTextRule } from './full-text-guard';
 import { htmlPreview } from './html-preview';
 import { listMeta } from './page-meta';
 
@@ -33,20 +35,26 @@ function lockFields(row: Row, fp: FieldPlan, previewChars: number): Row {
   return out;
 }
 
+function fullTextRule(ds: CompiledDataset, previewChars: number): FullTextRule | undefined {
+  const name = ds.fullTextField;
+  if (name === undefined) return undefined;
+  return { name, preview: ds.fields.find((f) => f.name === name)?.preview === true, previewChars };
+}
+
 /**
- * A sub-resource's record: the plan's field rules as on the detail, and the full-text field never
- * in full, since only the detail opens a document against the daily full-text cap.
+ * A list row's or a sub-resource's record: the plan's field rules as on the detail, and the
+ * full-text field never in full, since only the detail opens a document against the daily cap.
+ * `withheld`: the plan has the full text and the record's own field was cut for that reason.
  */
-function shapeSubresource(data: Row, ds: CompiledDataset, fp: FieldPlan, previewChars: number) {
+function shapeOutsideDetail(data: Row, fp: FieldPlan, rule: FullTextRule | undefined, previewChars: number) {
   const record = lockFields(data, fp, previewChars);
-  const ft = ds.fullTextField;
-  if (!fp.fullText || ft === undefined || !Object.hasOwn(record, ft)) return { record, locked: fp.locked };
-  const out = record === data ? { ...data } : record;
-  const v = out[ft];
-  if (ds.fields.find((f) => f.name === ft)?.preview && typeof v === 'string')
-    out[ft] = htmlPreview(v, previewChars);
-  else delete out[ft];
-  return { record: out, locked: [...fp.locked, ft] };
+  if (!rule) return { record, withheld: false };
+  // Below the plan: lockFields has made the record's own a preview already.
+  const from = fp.fullText ? 0 : 1;
+  return {
+    record: guardFullText(record, rule, from) as Row,
+    withheld: fp.fullText && Object.hasOwn(record, rule.name),
+  };
 }
 
 /**
@@ -65,6 +73,9 @@ function nestedIds(value: unknown, prefix: string, into: string[], depth = 0): v
   for (const v of Object.values(value)) if (typeof v === 'object') nestedIds(v, prefix, into, depth + 1);
 }
 
+const withheldToo = (locked: string[], withheld: boolean, rule: FullTextRule | undefined): string[] =>
+  withheld && rule ? [...locked, rule.name] : locked;
+
 export interface ShapeInput {
   route: ResolvedRoute;
   plan: CompiledPlan;
@@ -78,6 +89,7 @@ export interface ShapeInput {
 export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
   const ds = s.route.dataset!;
   const fp = fieldPlanFor(ds, s.plan);
+  const rule = fullTextRule(ds, s.previewChars);
   if (!isRecord(upstream)) throw new MalformedAnswer('body is not a JSON object');
   if (s.route.kind === 'list') {
     const { data, total } = upstream;
@@ -89,13 +101,16 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
     const rows: Row[] = [];
     const ids: string[] = [];
     let mended: string | undefined;
+    let withheld = false;
     for (const item of data) {
       if (!isRecord(item)) throw new MalformedAnswer('a list row is not a JSON object');
       if (rows.length === s.perPage) {
         mended = `list cut to per_page ${s.perPage} from ${data.length} rows`;
         break;
       }
-      const row = lockFields(item, fp, s.previewChars);
+      const shaped = shapeOutsideDetail(item, fp, rule, s.previewChars);
+      const row = shaped.record;
+      withheld ||= shaped.withheld;
       rows.push(row);
       if (typeof row.id === 'string') ids.push(row.id);
     }
@@ -103,7 +118,14 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
       body: {
         success: true,
         data: rows,
-        meta: listMeta(s.page, s.perPage, total as number, s.plan.max_page, fp.locked, s.upgradeUrl),
+        meta: listMeta(
+          s.page,
+          s.perPage,
+          total as number,
+          s.plan.max_page,
+          withheldToo(fp.locked, withheld, rule),
+          s.upgradeUrl,
+        ),
       },
       ids,
       mended,
@@ -111,10 +133,17 @@ export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
   }
   const { data } = upstream;
   if (!isRecord(data)) throw new MalformedAnswer(`${s.route.kind} data is not a JSON object`);
-  const { record, locked } =
-    s.route.kind === 'detail'
-      ? { record: lockFields(data, fp, s.previewChars), locked: fp.locked }
-      : shapeSubresource(data, ds, fp, s.previewChars);
+  let record: Row;
+  let locked = fp.locked;
+  if (s.route.kind === 'detail') {
+    record = lockFields(data, fp, s.previewChars);
+    // The record's own full text is the one the cap counted; one nested in it (a related document's) is not.
+    if (rule) record = guardFullText(record, rule, 1) as Row;
+  } else {
+    const shaped = shapeOutsideDetail(data, fp, rule, s.previewChars);
+    record = shaped.record;
+    locked = withheldToo(locked, shaped.withheld, rule);
+  }
   // The record asked for (a sub-resource does not show it), and the records of the dataset it shows.
   const ids = s.route.kind === 'detail' && s.route.id ? [s.route.id] : [];
   if (ds.idPrefix !== undefined) nestedIds(record, ds.idPrefix, ids);
