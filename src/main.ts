@@ -131,7 +131,12 @@ async function runUpstream(name: string): Promise<void> {
         audience: upstreamAudience(env.IDENTITY_AUDIENCE, name),
       })
     : undefined;
-  const server = createServer(builtin.createApp({ db, logger: logger.child({ upstream: name }), identity }));
+  // Its requests' queries end when the gateway stops waiting (its timeout_ms): one that ran on
+  // would hold a pool connection, and a full pool fails /healthz on every replica at once.
+  const served = db.withQueryTimeout(env.QUERY_TIMEOUT_MS);
+  const server = createServer(
+    builtin.createApp({ db: served, logger: logger.child({ upstream: name }), identity }),
+  );
   server.keepAliveTimeout = 65_000;
   const port = await listen(server, env.PORT ?? 8080, 'PORT');
   logger.info({ upstream: name, port, verifies_identity: identity !== undefined }, 'upstream started');

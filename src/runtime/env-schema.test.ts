@@ -15,6 +15,7 @@ describe('the environment, read once at start', () => {
           IDENTITY_ISSUER: 'lookup-gateway',
           IDENTITY_AUDIENCE: 'lookup-upstream',
           WORKER_LIVENESS_TIMEOUT_MS: 20_000,
+          QUERY_TIMEOUT_MS: 5000,
         },
       });
     }
@@ -55,6 +56,11 @@ describe('the environment: errors', () => {
       'WORKER_LIVENESS_TIMEOUT_MS',
       'must be milliseconds, a whole number from 1000 to 600000',
     ],
+    ...['49', '120001', '5s'].map((QUERY_TIMEOUT_MS): [Record<string, string>, string, string] => [
+      { QUERY_TIMEOUT_MS },
+      'QUERY_TIMEOUT_MS',
+      'must be milliseconds, a whole number from 50 to 120000',
+    ]),
     [{ LOG_LEVEL: 'bogus' }, 'LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ SEED_SAMPLE_DATA: 'no' }, 'SEED_SAMPLE_DATA', 'must be one of true, false'],
     ...['0', '1001', '2.5', 'ten'].map((DATABASE_POOL_SIZE): [Record<string, string>, string, string] => [

@@ -86,6 +86,12 @@ export const envSchema = z
       .describe(
         "Set by the WORKERS=N primary on a worker it starts after one reported the shared counters answering: that worker's readiness does not wait for them again.",
       ),
+    QUERY_TIMEOUT_MS: optional(integer(50, 120_000, 'milliseconds'))
+      // upstreams.yaml's default timeout_ms, which the gateway waits for an upstream.
+      .transform((v) => v ?? 5000)
+      .describe(
+        "Upstream mode: the longest one database query runs. Set it to the gateway's timeout_ms for this upstream: a query the gateway no longer waits for would hold a pool connection.",
+      ),
     SEED_SAMPLE_DATA: optional(oneOf(['true', 'false']))
       .transform((v) => v !== 'false')
       .describe(

@@ -345,6 +345,8 @@ describe('prod overlay', () => {
       expect((startup.periodSeconds ?? 10) * (startup.failureThreshold ?? 3)).toBeGreaterThanOrEqual(600);
       // Upstreams seed sample rows unless told not to: never in production.
       expect(envMap(c).get('SEED_SAMPLE_DATA')?.value).toBe('false');
+      // Its queries end when the gateway stops waiting for it (the upstream process' default 5000).
+      expect(Number(envMap(c).get('QUERY_TIMEOUT_MS')?.value ?? 5000)).toBe(prod.timeout_ms ?? 5000);
       // They verify the gateway's assertion with the JWKS its admin Service serves.
       const jwks = new URL(String(envMap(c).get('IDENTITY_JWKS_URL')?.value));
       expect(jwks.pathname).toBe('/.well-known/jwks.json');

@@ -1,9 +1,11 @@
 import { Agent, request } from 'node:http';
+import { Client } from 'pg';
 import {
   ADMIN_SECRET,
   apiGet,
   clusterDataDir,
   configWithFreePorts,
+  createE2eSchema,
   freePort,
   newAccount,
   spawnProduct,
@@ -105,4 +107,51 @@ describe('an upstream process (node dist/main.js upstream <name>) on SIGTERM', (
       if (p.child.exitCode === null) p.child.kill('SIGKILL');
     }
   }, 180_000);
+});
+
+describe('an upstream process on PostgreSQL whose queries the database holds (QUERY_TIMEOUT_MS)', () => {
+  it('ends each query at the deadline, so the pool frees and /healthz answers while a table stays locked', async () => {
+    const schema = await createE2eSchema();
+    const port = await freePort();
+    const p = spawnProduct(
+      {
+        PORT: String(port),
+        DATABASE_URL: schema.databaseUrl,
+        DATABASE_POOL_SIZE: '2',
+        QUERY_TIMEOUT_MS: '300',
+      },
+      [],
+      ['upstream', 'directory'],
+    );
+    const locker = new Client({ connectionString: schema.databaseUrl });
+    const get = async (path: string): Promise<{ status: number; ms: number }> => {
+      const t0 = Date.now();
+      const r = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(20_000) });
+      await r.arrayBuffer();
+      return { status: r.status, ms: Date.now() - t0 };
+    };
+    try {
+      await started(p);
+      expect((await get('/bailiff-offices?q=van')).status).toBe(200);
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE directory_organisations IN ACCESS EXCLUSIVE MODE');
+      // More requests than the pool has connections, each held by the lock.
+      const held = await Promise.all([1, 2, 3, 4].map(() => get('/bailiff-offices?q=van')));
+      for (const r of held) {
+        expect(r.status).toBeGreaterThanOrEqual(500);
+        expect(r.ms).toBeLessThan(5_000);
+      }
+      // The lock still held: the probe's query needs a connection of the pool, and gets one.
+      const probe = await get('/healthz');
+      expect([probe.status, probe.ms < 2_000]).toEqual([200, true]);
+      await locker.query('ROLLBACK');
+      expect((await get('/bailiff-offices?q=van')).status).toBe(200);
+    } finally {
+      await locker.end().catch(() => undefined);
+      p.child.kill('SIGKILL');
+      await p.exited;
+      await schema.drop();
+    }
+  }, 240_000);
 });
