@@ -18,7 +18,10 @@ export interface FailoverMeterStoreOptions {
   redis: RedisClient;
   /** gateway.yaml store_failure. */
   policy: StoreFailurePolicy;
-  /** Called on every switch (true: now counting locally); the gateway turns it into a metric and a log line. */
+  /**
+   * Called on every switch (true: Redis unreachable, the policy in force: counting locally, or
+   * refusing with 'closed'); the gateway turns it into a metric and a log line.
+   */
   onFallbackChange?: (active: boolean, cause?: unknown) => void;
   clock?: Clock;
   /**
@@ -148,16 +151,21 @@ export class FailoverMeterStore implements MeterStore {
   private run<T>(op: (store: MeterStore) => Promise<T>): Promise<T> {
     if (this.active) {
       this.probe();
-      return op(this.opts.fallback);
+      if (this.opts.policy === 'open') return op(this.opts.fallback);
     }
     return op(this.opts.primary).catch((err: unknown) => this.recover(err, op));
   }
 
-  /** The primary failed: rethrow, refuse ('closed'), or switch to the fallback and run there ('open'). */
+  /**
+   * The primary failed: rethrow, or put the policy in force: refuse ('closed') or switch to the
+   * fallback and run there ('open'). Either way it is reported (onFallbackChange): with 'closed' the
+   * replicas turn unready, their traffic, and so their 5xx rate, goes to nothing, and this is the
+   * one signal left of the outage.
+   */
   private recover<T>(err: unknown, op: (store: MeterStore) => Promise<T>): Promise<T> {
     if (!isUnavailableError(err)) throw err;
-    if (this.opts.policy === 'closed') throw new StoreUnavailableError(err);
     this.setActive(true, err);
+    if (this.opts.policy === 'closed') throw new StoreUnavailableError(err);
     return op(this.opts.fallback);
   }
 

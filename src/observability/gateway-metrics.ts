@@ -106,7 +106,7 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
     }),
     storeFallbackActive: new Gauge({
       name: 'lookup_store_fallback_active',
-      help: '1 while counters run on the per-replica fallback because Redis is unreachable.',
+      help: '1 while Redis is unreachable and store_failure is in force: counting on the per-replica fallback (open) or refusing counted calls (closed).',
       // WORKERS=N, aggregated: 1 while any worker is on its fallback.
       aggregator: 'max',
       ...r,

@@ -96,7 +96,9 @@ export function createCounterStores(opts: {
       if (active)
         opts.logger.error(
           { policy: opts.gateway.store_failure, err: (cause as Error | undefined)?.message },
-          'redis unreachable: counting on per-replica fallback',
+          opts.gateway.store_failure === 'open'
+            ? 'redis unreachable: counting on per-replica fallback'
+            : 'redis unreachable: refusing counted calls (store_failure closed)',
         );
       else opts.logger.info('redis reachable again: shared counting resumed');
     },

@@ -89,12 +89,20 @@ describe('Redis stopped and restarted during traffic', () => {
 
     const metrics = await (await fetch(`${open.admin}/metrics`)).text();
     expect(metrics).toMatch(/lookup_store_fallback_active 1/);
+    // Closed reports the outage too: its replicas turn unready, and a 5xx rate without traffic shows nothing.
+    expect(await (await fetch(`${closed.admin}/metrics`)).text()).toMatch(/lookup_store_fallback_active 1/);
+    expect(closed.output()).toContain('redis unreachable: refusing counted calls (store_failure closed)');
 
     await redis.restart();
     // Both replicas reconnect with a backoff of up to 2 s; wait until they have, not for a fixed time.
     await eventually(async () => {
       const text = await (await fetch(`${open.admin}/metrics`)).text();
-      return /lookup_store_fallback_active 0/.test(text) && (await fetch(`${closed.admin}/readyz`)).ok;
+      const closedText = await (await fetch(`${closed.admin}/metrics`)).text();
+      return (
+        /lookup_store_fallback_active 0/.test(text) &&
+        /lookup_store_fallback_active 0/.test(closedText) &&
+        (await fetch(`${closed.admin}/readyz`)).ok
+      );
     }, 30_000);
     // This private Redis keeps nothing on disk, so its counters restart empty (production runs AOF);
     // what matters here is that counting is shared again: each call lands in Redis.

@@ -126,14 +126,17 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
       grew: true,
     });
 
+    // Closed refuses, and reports it as open does: with closed, the replicas turn unready and
+    // their 5xx rate has no traffic left to show the outage.
     await expect(closed.reserve(input('acc_a'))).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(closed.peek('acc_a', input('acc_a').windows)).rejects.toBeInstanceOf(StoreUnavailableError);
-    expect(closed.fallbackActive()).toBe(false);
-    expect(closedChanges).toEqual([]);
+    expect(closed.fallbackActive()).toBe(true);
+    expect(closedChanges).toEqual([true]);
 
     await server.restart();
-    await eventually(() => !open.fallbackActive());
+    await eventually(() => !open.fallbackActive() && !closed.fallbackActive());
     expect(changes).toEqual([true, false]);
+    expect(closedChanges).toEqual([true, false]);
 
     // Back on Redis (a fresh server without persistence: counting restarts there).
     expect(await open.reserve(input('acc_a'))).toMatchObject({ ok: true, usage: { daily: 1 } });
@@ -169,6 +172,24 @@ describe('FailoverMeterStore against a redis-server that dies and comes back', (
     const back = await open.reserve(input('acc_t'));
     expect(await redis.get(dayKey)).toBe(String(back.usage.daily));
     await open.close();
+  });
+
+  it('closed: reports a command timeout, and clears the report once Redis takes a write again', async () => {
+    const changes: boolean[] = [];
+    const closed = make('closed', changes);
+    expect((await closed.reserve(input('acc_ct'))).ok).toBe(true);
+    await server.stall(STALL_SECONDS, async () => {
+      await expect(closed.reserve(input('acc_ct'))).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(changes).toEqual([true]);
+    });
+    // No reconnect, so no 'ready': the probe a refused call starts is what clears it.
+    await eventually(async () => {
+      await closed.reserve(input('acc_ct')).catch(() => undefined);
+      return !closed.fallbackActive();
+    });
+    expect(changes).toEqual([true, false]);
+    expect((await closed.reserve(input('acc_ct'))).ok).toBe(true);
+    await closed.close();
   });
 
   it("open: falls back at the store's own deadline when the client has no command timeout", async () => {
