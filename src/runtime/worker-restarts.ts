@@ -59,7 +59,7 @@ export function createWorkerRestarts(clock: Clock, opts: RestartOptions = DEFAUL
       if (!wasReady && !anyReady) return { kind: 'give-up', reason: 'never_started' };
       if (wasReady && clock.now() - since >= opts.stableAfterMs) quickDeaths = 0;
       quickDeaths += 1;
-      if (quickDeaths > opts.maxQuickDeaths && readyIds.size === 0)
+      if (quickDeaths >= opts.maxQuickDeaths && readyIds.size === 0)
         return { kind: 'give-up', reason: 'crash_loop' };
       return {
         kind: 'restart',
