@@ -18,7 +18,7 @@ export function mountUpstreamMetrics(app: express.Express, datasets: readonly Da
   // Longest path first, so "catalogs/agencies" is not taken for a dataset named "catalogs".
   const paths = datasets.map((d) => d.path).sort((a, b) => b.length - a.length);
   app.use((req, res, next) => {
-    if (req.path === '/metrics' || req.path === '/healthz') return next();
+    if (req.path === '/metrics' || req.path === '/healthz' || req.path === '/livez') return next();
     res.on('finish', () => {
       const p = req.path.slice(1);
       const dataset = paths.find((d) => p === d || p.startsWith(`${d}/`)) ?? 'unknown';

@@ -51,7 +51,10 @@ describe.each(TEST_DATABASES)('directory upstream on $name', (tdb) => {
   it('exposes its own Prometheus metrics by dataset and status on /metrics', async () => {
     await get('/bailiff-offices?q=van&page=1&per_page=1');
     await get('/bailiff-offices/tc_doesnotexist');
+    // The probes are not traffic: the kubelet's every 10 s would show as requests of no dataset.
+    for (const probe of ['/healthz', '/livez']) expect((await get(probe)).status).toBe(200);
     const text = (await get('/metrics')).text;
+    expect(text).not.toContain('dataset="unknown"');
     expect(text).toMatch(
       /lookup_upstream_http_requests_total\{dataset="bailiff-offices",status="200"\} [1-9]/,
     );
