@@ -7,7 +7,7 @@ import { drainServers } from './util/drain-servers';
 import { openDb } from './db/open-db';
 import { serveClusterMetrics } from './observability/cluster-metrics';
 import { warnOfAdminSecret } from './runtime/admin-secret';
-import { readEnv } from './runtime/env-schema';
+import { productEnvProblem, readEnv } from './runtime/env-schema';
 import { PortUnavailableError, listen } from './runtime/listen';
 import { prepareBuiltin } from './runtime/prepare-builtin';
 import { makeGlobalsPlain } from './runtime/plain-globals';
@@ -24,14 +24,19 @@ makeGlobalsPlain();
 const output = batchedDestination();
 // Lines still in the batch (the last access lines of a drain, a shutdown error) are written at exit.
 process.on('exit', () => output.flushSync());
-const read = readEnv(process.env);
-if (!read.ok) {
+const [command, arg] = process.argv.slice(2);
+/** A variable that cannot be right: one JSON line naming it and what it must be, and exit 1. */
+function invalidEnvironment(p: { variable: string; reason: string }): never {
   createLogger('info', output).fatal(
-    { variable: read.variable, reason: read.reason },
-    `invalid environment: ${read.variable} ${read.reason}`,
+    { variable: p.variable, reason: p.reason },
+    `invalid environment: ${p.variable} ${p.reason}`,
   );
   process.exit(1);
 }
+const read = readEnv(process.env);
+if (!read.ok) invalidEnvironment(read);
+const problem = command === 'upstream' ? undefined : productEnvProblem(read.env);
+if (problem) invalidEnvironment(problem);
 const env = read.env;
 const logger = createLogger(env.LOG_LEVEL, output);
 // A throw or a rejection nobody handles still ends the process (Node's default, and the orchestrator
@@ -170,7 +175,6 @@ function startPrimary(workers: number): void {
   process.on('SIGHUP', () => primary.reload());
 }
 
-const [command, arg] = process.argv.slice(2);
 const workers = env.WORKERS ?? 1;
 if (command !== 'upstream' && workers > 1 && cluster.isPrimary) startPrimary(workers);
 else

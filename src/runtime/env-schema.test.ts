@@ -1,4 +1,4 @@
-import { readEnv } from './env-schema';
+import { productEnvProblem, readEnv } from './env-schema';
 
 describe('the environment, read once at start', () => {
   it('gives the defaults of DESIGN §5 for what is unset or empty', () => {
@@ -104,5 +104,25 @@ describe('the environment: errors', () => {
     ],
   ])('names the variable and what it must be for %j', (env, variable, reason) => {
     expect(readEnv(env)).toEqual({ ok: false, variable, reason });
+  });
+});
+
+describe('the environment the product needs beyond each variable', () => {
+  const env = (vars: Record<string, string>) => {
+    const r = readEnv(vars);
+    if (!r.ok) throw new Error(r.reason);
+    return r.env;
+  };
+
+  it('asks for admin auth once DATABASE_URL or REDIS_URL is set, and not in the embedded default', () => {
+    expect(productEnvProblem(env({}))).toBeUndefined();
+    expect(productEnvProblem(env({ DATABASE_URL: 'postgres://h/db' }))?.variable).toBe('ADMIN_JWT_SECRET');
+    expect(productEnvProblem(env({ REDIS_URL: 'redis://h:6379' }))?.reason).toContain('with REDIS_URL set');
+    expect(
+      productEnvProblem(env({ DATABASE_URL: 'postgres://h/db', ADMIN_JWT_SECRET: 's' })),
+    ).toBeUndefined();
+    expect(
+      productEnvProblem(env({ REDIS_URL: 'redis://h:6379', ADMIN_JWKS_URL: 'https://id.example/jwks' })),
+    ).toBeUndefined();
   });
 });

@@ -114,3 +114,16 @@ export function readEnv(
   const issue = r.error.issues[0]!;
   return { ok: false, variable: String(issue.path[0]), reason: issue.message };
 }
+
+/**
+ * What the environment lacks for the product (not an upstream process): outside the embedded
+ * default (DATABASE_URL or REDIS_URL set), admin tokens need a secret or a JWKS; no secret is
+ * generated there. Said with the other bad variables, before anything is opened or migrated.
+ */
+export function productEnvProblem(env: Env): { variable: string; reason: string } | undefined {
+  if (env.ADMIN_JWT_SECRET || env.ADMIN_JWKS_URL || (!env.DATABASE_URL && !env.REDIS_URL)) return undefined;
+  return {
+    variable: 'ADMIN_JWT_SECRET',
+    reason: `must be set, or ADMIN_JWKS_URL, with ${env.DATABASE_URL ? 'DATABASE_URL' : 'REDIS_URL'} set (outside the embedded default no admin secret is generated)`,
+  };
+}

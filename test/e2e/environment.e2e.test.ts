@@ -44,6 +44,25 @@ describe('a wrong environment variable at start', () => {
   );
 });
 
+describe('a start outside the embedded default without admin auth', () => {
+  it.each([
+    ['DATABASE_URL', 'postgres://postgres@127.0.0.1:1/nowhere'],
+    ['REDIS_URL', 'redis://127.0.0.1:1'],
+  ])(
+    'stops with exit 1 and one line naming ADMIN_JWT_SECRET, with %s set, before connecting to anything',
+    async (variable, value) => {
+      const t0 = Date.now();
+      const msgs = await fatalOf({ [variable]: value });
+      expect(msgs).toEqual([
+        `invalid environment: ADMIN_JWT_SECRET must be set, or ADMIN_JWKS_URL, with ${variable} set (outside the embedded default no admin secret is generated)`,
+      ]);
+      // Not after a connection's timeout or a migration: at the start, as any other bad variable.
+      expect(Date.now() - t0).toBeLessThan(20_000);
+    },
+    60_000,
+  );
+});
+
 // A port the product must take, taken by another process: one line naming the setting, no stack.
 describe('a port in use at start', () => {
   let holder: Server;
