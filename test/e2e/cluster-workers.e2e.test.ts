@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
@@ -10,6 +11,7 @@ import {
   ADMIN_SECRET,
   apiGet,
   configWithFreePorts,
+  freePort,
   spawnProduct,
   startProductProcess,
   tempConfig,
@@ -106,12 +108,26 @@ describe('WORKERS=2: the cluster primary', () => {
     await expectGivesUp({ ...env(), CONFIG_DIR: configDir }, 'invalid configuration');
   }, 90_000);
 
-  it('exits with 1 when the workers fail after their upstreams listen (no admin secret), without starting them again', async () => {
+  it('exits with 1 when the workers fail after their upstreams listen (the public port taken), without starting them again', async () => {
+    const taken = await freePort();
+    const holder = createNetServer();
+    await new Promise<void>((r) => holder.listen(taken, () => r()));
+    try {
+      await expectGivesUp(
+        { ...env(), CONFIG_DIR: await configWithFreePorts(), PORT: String(taken) },
+        `port ${taken} (PORT, or gateway.yaml port) is in use by another process`,
+      );
+    } finally {
+      await new Promise<void>((r) => holder.close(() => r()));
+    }
+  }, 90_000);
+
+  it('stops at once without an admin secret, naming it, and starts no worker', async () => {
     const { ADMIN_JWT_SECRET: _unset, ...withoutSecret } = env();
-    await expectGivesUp(
-      { ...withoutSecret, CONFIG_DIR: await configWithFreePorts() },
-      'ADMIN_JWT_SECRET or ADMIN_JWKS_URL is required',
-    );
+    const run = spawnProduct({ ...withoutSecret, CONFIG_DIR: await configWithFreePorts() });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('invalid environment: ADMIN_JWT_SECRET must be set, or ADMIN_JWKS_URL');
+    expect(run.output()).not.toMatch(/gateway worker|lookup api started/);
   }, 90_000);
 
   it('replaces a worker that dies while serving, after a delay, and keeps answering', async () => {
