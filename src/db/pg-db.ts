@@ -37,6 +37,9 @@ export function isUnavailable(err: unknown): boolean {
   return typeof message === 'string' && /connection|terminated|timeout|not queryable/i.test(message);
 }
 
+/** How often the server looks for a client gone while a query runs (see openPgDb). */
+const CLIENT_CHECK_MS = 1000;
+
 const classified = (err: unknown, mayHaveRun = true): unknown =>
   isUnavailable(err) ? new DatabaseUnavailableError(err, mayHaveRun) : err;
 
@@ -71,6 +74,13 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // A query past its deadline (withQueryTimeout) fails here and its connection is closed, but the
+  // server goes on running it, a lock wait included, and the pool opens another: connections would
+  // pile up to max_connections. With this check (PostgreSQL 14+) the server ends a query whose
+  // client has gone within a second; an older server refuses the setting, and is left as it was.
+  pool.on('connect', (client) => {
+    client.query(`SET client_connection_check_interval = ${CLIENT_CHECK_MS}`).catch(() => undefined);
+  });
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   const view = (timeoutMs: number | undefined): Db => ({
     kind: 'postgres',

@@ -145,6 +145,19 @@ describe('an upstream process on PostgreSQL whose queries the database holds (QU
       // The lock still held: the probe's query needs a connection of the pool, and gets one.
       const probe = await get('/healthz');
       expect([probe.status, probe.ms < 2_000]).toEqual([200, true]);
+      // ...and the server has ended the queries given up on, rather than keep their backends
+      // waiting behind the lock while the pool opens new connections.
+      const waiting = async (): Promise<number> =>
+        Number(
+          (
+            await locker.query<{ n: string }>(
+              "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND query LIKE '%directory_organisations%'",
+            )
+          ).rows[0]!.n,
+        );
+      for (const t0 = Date.now(); (await waiting()) > 0 && Date.now() - t0 < 5_000;)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(await waiting()).toBe(0);
       await locker.query('ROLLBACK');
       expect((await get('/bailiff-offices?q=van')).status).toBe(200);
     } finally {
