@@ -140,7 +140,7 @@ async function runUpstream(name: string): Promise<void> {
   // would hold a pool connection, and a full pool fails /healthz on every replica at once.
   const served = db.withQueryTimeout(env.QUERY_TIMEOUT_MS);
   const server = createServer(
-    builtin.createApp({ db: served, logger: logger.child({ upstream: name }), identity }),
+    builtin.createApp({ db: served, setupDb: db, logger: logger.child({ upstream: name }), identity }),
   );
   server.keepAliveTimeout = 65_000;
   const port = await listen(server, env.PORT ?? 8080, 'PORT');

@@ -130,7 +130,7 @@ export async function startLocalUpstreams(
     // must not hold a connection the gateway's own queries need; a reload changes it with the
     // gateway's own deadline.
     const served = retimableDb(db, timeoutMs);
-    const app = builtin.createApp({ db: served.db, logger: logger.child({ upstream: name }) });
+    const app = builtin.createApp({ db: served.db, setupDb: db, logger: logger.child({ upstream: name }) });
     const server = createServer(underBasePath(app, url));
     server.keepAliveTimeout = 65_000;
     await listen(server, listenPort(url), `upstreams.${name}.url`, listenHost(url));

@@ -27,8 +27,19 @@ export interface BuiltinUpstream {
   migrationSets: string[];
   /** Loads sample data once per database (a marker table records it); later calls do nothing. */
   seed(db: Db, opts: SeedOptions): Promise<void>;
-  /** Dataset routes and /healthz; with identity, dataset requests need the gateway's assertion. */
-  createApp(deps: { db: Db; logger: Logger; identity?: IdentityCheck; clock?: Clock }): express.Express;
+  /**
+   * Dataset routes and /healthz; with identity, dataset requests need the gateway's assertion.
+   * `db` serves requests, its queries bounded by the gateway's deadline; `setupDb` (default `db`)
+   * is for work at start whose queries may take longer (admin-units: its reference data and
+   * boundary index).
+   */
+  createApp(deps: {
+    db: Db;
+    setupDb?: Db;
+    logger: Logger;
+    identity?: IdentityCheck;
+    clock?: Clock;
+  }): express.Express;
 }
 
 export const BUILTIN_UPSTREAMS: Readonly<Record<string, BuiltinUpstream>> = {

@@ -16,14 +16,18 @@ import type { AdminBoundaries } from './boundary-index';
  */
 export function createAdminUnitsApp(deps: {
   db: Db;
+  setupDb?: Db;
   logger: Logger;
   identity?: IdentityCheck;
 }): express.Express {
   const { db, logger, identity } = deps;
+  // Not under the requests' deadline: a second replica waits for the first one's seed, and the
+  // index reads every ward's geometry at once.
+  const setupDb = deps.setupDb ?? db;
   let loading: Promise<AdminBoundaries> | undefined;
   const boundaries = (): Promise<AdminBoundaries> => {
     if (loading) return loading;
-    const p = seedAdminUnits(db).then(() => loadBoundaries(db));
+    const p = seedAdminUnits(setupDb).then(() => loadBoundaries(setupDb));
     loading = p;
     // A failed load (database briefly down) is retried by the next request instead of sticking.
     p.catch((err: unknown) => {
