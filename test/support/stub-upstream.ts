@@ -40,7 +40,7 @@ export function legalRow(n: number): Record<string, unknown> {
  * an array as `data`; q=bad → 422 (with param), q=page422 → 422 with an HTML page, q=other422 → 422
  * with another code, q=bad400 → 400 (outside the contract), q=junkrows → rows that are not objects, q=boom → 500, q=gone → 404 (a list the upstream
  * does not serve), q=garbage → 200 not JSON, q=shapeless → 200 JSON without `data` and `total`,
- * q=toomany → 25 rows more than per_page, q=leaky → rows with the full text and plan-gated fields, q=negative / q=fraction → a total that is no count.
+ * q=toomany → 25 rows more than per_page, q=leaky → rows with the full text and plan-gated fields, q=nulltext → rows with content_html null, q=negative / q=fraction → a total that is no count.
  */
 export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   url: string;
@@ -86,7 +86,12 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
     const total = q === 'few' ? 3 : 1000;
     const start = (page - 1) * perPage;
     const length = q === 'toomany' ? perPage + 25 : Math.max(0, Math.min(perPage, total - start));
-    const leaky = q === 'leaky' ? { content_html: LONG_HTML, content_en_html: '<p>English</p>' } : {};
+    const leaky =
+      q === 'leaky'
+        ? { content_html: LONG_HTML, content_en_html: '<p>English</p>' }
+        : q === 'nulltext'
+          ? { content_html: null }
+          : {};
     const rows = Array.from({ length }, (_, i) => ({ ...legalRow(start + i + 1), ...leaky }));
     res.json({ data: rows, total });
   });

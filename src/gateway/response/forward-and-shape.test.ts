@@ -165,25 +165,32 @@ describe('upstream answers: security', () => {
       const res = await get(key, '/v1/legal-documents?q=leaky&per_page=3');
       expect([plan, res.status, res.body.data.length]).toEqual([plan, 200, 3]);
       for (const row of res.body.data) {
-        expect(String(row.content_html).length).toBeLessThan(1500);
-        expect(String(row.content_html).length).toBeGreaterThan(0);
+        // A preview: text, shorter than the whole.
+        expect(typeof row.content_html).toBe('string');
+        expect(row.content_html.length).toBeGreaterThan(0);
+        expect(row.content_html.length).toBeLessThan(1500);
       }
       expect(res.body.data[0].content_en_html).toBe(plan === 'pro' ? '<p>English</p>' : undefined);
       expect(res.body.meta.locked_fields).toContain('content_html');
-      expect((await get(key, '/v1/me')).body.data.quota.full_text_used_today).toBe(0);
     }
     const { key } = await h.account('pro');
     expect((await get(key, '/v1/legal-documents?q=few')).body.meta.locked_fields).toEqual([]);
+    // No text is nothing withheld: null stays, and is not named.
+    const nulls = await get(key, '/v1/legal-documents?q=nulltext&per_page=2');
+    expect(nulls.body.data.map((r: { content_html: unknown }) => r.content_html)).toEqual([null, null]);
+    expect(nulls.body.meta.locked_fields).toEqual([]);
   });
 
   it('gives a detail its own full text, counted, and a document nested in it only a preview', async () => {
     const { key } = await h.account('pro');
     const res = await get(key, '/v1/legal-documents/vb_5_leaky');
     expect(res.status).toBe(200);
-    expect(String(res.body.data.content_html).length).toBeGreaterThan(1500);
+    expect(res.body.data.content_html.length).toBeGreaterThan(1500);
     expect(res.body.data.replaced_by).toHaveLength(1);
     expect(res.body.data.replaced_by[0].id).toBe('vb_9');
-    expect(String(res.body.data.replaced_by[0].content_html).length).toBeLessThan(1500);
+    expect(typeof res.body.data.replaced_by[0].content_html).toBe('string');
+    expect(res.body.data.replaced_by[0].content_html.length).toBeGreaterThan(0);
+    expect(res.body.data.replaced_by[0].content_html.length).toBeLessThan(1500);
     expect(res.body.meta.locked_fields).toEqual([]);
     expect((await get(key, '/v1/me')).body.data.quota.full_text_used_today).toBe(1);
   });

@@ -17,6 +17,11 @@ describe('the full-text guard', () => {
     expect(record.replaced_by[0]!.content_html).toBe(LONG);
   });
 
+  it('leaves a null full text as it is: no text to withhold', () => {
+    const row = { id: 'vb_1', content_html: null, a: { content_html: null } };
+    expect(guardFullText(row, rule, 0)).toBe(row);
+  });
+
   it('removes what cannot be previewed, and a field without a preview', () => {
     expect(guardFullText({ content_html: { pages: [LONG] } }, rule, 0)).toEqual({});
     expect(guardFullText({ a: { content_html: LONG } }, { ...rule, preview: false }, 0)).toEqual({ a: {} });

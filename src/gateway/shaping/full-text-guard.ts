@@ -11,7 +11,8 @@ export interface FullTextRule {
 }
 
 // Deeper than any record a dataset serves (legal: a detail's relations hold documents at 2), and
-// bounded, since an answer may nest further than the stack goes (the stub's *_deep record).
+// bounded, since an answer may nest further than the stack goes (the stub's *_deep record). Below
+// it the field is not looked for: an upstream would have to nest a document nine levels down.
 const MAX_DEPTH = 8;
 
 /**
@@ -35,7 +36,8 @@ export function guardFullText(value: unknown, rule: FullTextRule, from: number, 
   let out: Row | undefined;
   for (const k in row) {
     const v = row[k];
-    if (k === rule.name && depth >= from) {
+    // null is no text: left as it is, as the plan rules leave it.
+    if (k === rule.name && depth >= from && v !== null && v !== undefined) {
       out ??= { ...row };
       if (rule.preview && typeof v === 'string') out[k] = htmlPreview(v, rule.previewChars);
       else delete out[k];

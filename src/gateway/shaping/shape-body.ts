@@ -53,7 +53,7 @@ function shapeOutsideDetail(data: Row, fp: FieldPlan, rule: FullTextRule | undef
   const from = fp.fullText ? 0 : 1;
   return {
     record: guardFullText(record, rule, from) as Row,
-    withheld: fp.fullText && Object.hasOwn(record, rule.name),
+    withheld: fp.fullText && record[rule.name] !== null && record[rule.name] !== undefined,
   };
 }
 
