@@ -136,6 +136,28 @@ describe('htmlPreview', () => {
     );
   });
 
+  it('reads <script/> and <style/> as a browser does, opening what no reader sees, so their text stays out', () => {
+    expect(htmlPreview('<p>A</p><script/>var token="abc";</script><p>B</p><p>và phần còn lại</p>', 6)).toBe(
+      '<p>A</p><p>B</p><p>và…</p>',
+    );
+    expect(htmlPreview('<p>A</p><style/>p{}</style><p>Bốn năm sáu</p>', 4)).toBe('<p>A</p><p>Bố…</p>');
+    expect(htmlHasText('<script/>var token="abc";</script><style/>p{}</style>')).toBe(false);
+    expect(htmlPreview('<p>Dòng 1<br/>Dòng 2</p><p>Dòng 3 và phần còn lại</p>', 12)).toBe(
+      '<p>Dòng 1<br>Dòng…</p>',
+    );
+  });
+
+  it('leaves out what would turn the page showing it: its root, its head, a plaintext that never closes', () => {
+    const out = htmlPreview(
+      '<html dir="rtl" title="x"><head><title>Tiêu đề</title><style>p{}</style></head><body dir="rtl" lang="ar"><plaintext>Điều 1 quy định chung và phạm vi',
+      12,
+    );
+    expect(out).not.toMatch(/<(html|head|title|body|plaintext)\b/);
+    expect(out).not.toContain('Tiêu đề');
+    expect(out).toContain('Điều 1');
+    expect(htmlHasText('<html><head><title>Tiêu đề</title></head><body> </body></html>')).toBe(false);
+  });
+
   it('handles void elements and unclosed tags', () => {
     expect(htmlPreview('<p>Dòng 1<br>Dòng 2<img src="a.png"><p>Dòng 3', 17)).toBe(
       '<p>Dòng 1<br>Dòng 2</p><p>Dòng…</p>',

@@ -29,8 +29,8 @@ const EMBEDDED = new Set([
   'canvas',
   'math',
 ]);
-/** Text no reader sees. */
-const UNSEEN = new Set(['script', 'style', 'template']);
+/** Text no reader sees (a head holds the title, styles and scripts of a page, none of it shown). */
+const UNSEEN = new Set(['script', 'style', 'template', 'head', 'title']);
 /**
  * Elements whose content is never part of a preview: what runs, and embedded content, which would
  * show the document (a scanned page, an embedded PDF) without being text to count.
@@ -38,9 +38,16 @@ const UNSEEN = new Set(['script', 'style', 'template']);
 const DROP = new Set([...UNSEEN, ...EMBEDDED, 'noscript', 'source', 'track']);
 /**
  * Elements left out while their text stays: what submits or takes input (a button in a preview
- * would submit to the page showing it), and what speaks to the page's head (meta, base, link).
+ * would submit to the page showing it), what speaks to the page's head (meta, base, link), what a
+ * browser would merge into the page's own root (html, body: a dir="rtl" turns the whole page), and
+ * what makes the rest of the page text (plaintext is never closed; xmp and listing are obsolete).
  */
 const UNWRAP = new Set([
+  'html',
+  'body',
+  'plaintext',
+  'xmp',
+  'listing',
   'form',
   'button',
   'input',
@@ -57,7 +64,9 @@ const PARSE_OPTIONS = {
   decodeEntities: true,
   lowerCaseTags: true,
   lowerCaseAttributeNames: true,
-  recognizeSelfClosing: true,
+  // As a browser reads HTML: <script/> opens a script (whose text no reader sees) and does not
+  // close it. Void elements (br, img) need no slash either way.
+  recognizeSelfClosing: false,
 };
 
 const escapeText = (s: string): string =>
