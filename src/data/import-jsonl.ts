@@ -40,6 +40,11 @@ export interface ImportReport {
 }
 
 const BATCH = 500;
+/**
+ * A batch is also written once its lines hold this many characters: 500 large documents would be
+ * one INSERT of gigabytes, past what PostgreSQL takes in a message (1 GiB), and as much in memory.
+ */
+const BATCH_CHARS = 64 * 1024 * 1024;
 
 /** A record is served whole in one upstream answer; half of its ceiling leaves room for the envelope. */
 const MAX_LINE_BYTES = MAX_UPSTREAM_RESPONSE_BYTES / 2;
@@ -85,6 +90,7 @@ export async function importJsonl<Row extends { id: string | number }>(
   source: string | AsyncIterable<string>,
   maxErrors = 100,
   clock: Clock = systemClock,
+  batchChars = BATCH_CHARS,
 ): Promise<ImportReport> {
   const errors: ImportError[] = [];
   const firstLine = new Map<string | number, number>();
@@ -98,11 +104,13 @@ export async function importJsonl<Row extends { id: string | number }>(
   try {
     await db.transaction(async (tx) => {
       let batch: { line: number; row: Row }[] = [];
+      let heldChars = 0;
       // After a failed statement PostgreSQL refuses every other one in the transaction.
       let databaseFailed = false;
       const flush = async (): Promise<void> => {
         const rowsOf = batch;
         batch = [];
+        heldChars = 0;
         if (databaseFailed || rowsOf.length === 0) return;
         const refused = (await target.check?.(tx, rowsOf)) ?? [];
         refused.forEach(fail);
@@ -140,7 +148,8 @@ export async function importJsonl<Row extends { id: string | number }>(
         }
         firstLine.set(got.row.id, line);
         batch.push({ line, row: got.row });
-        if (batch.length >= BATCH) await flush();
+        heldChars += raw.length;
+        if (batch.length >= BATCH || heldChars >= batchChars) await flush();
       }
       await flush();
       if (errors.length > 0) throw new Failed();

@@ -10,16 +10,23 @@ function stringProblem(s: string): string | undefined {
   return undefined;
 }
 
-/** The first string of a parsed row that the database would refuse or store damaged, as "path: reason". */
-export function textProblem(value: unknown, path = ''): string | undefined {
+/** Deeper than any row of a dataset (an array of ids is 2), and far from the stack's end. */
+const MAX_DEPTH = 32;
+
+/**
+ * The first string of a parsed row that the database would refuse or store damaged, or a nesting
+ * no row has, as "path: reason".
+ */
+export function textProblem(value: unknown, path = '', depth = 0): string | undefined {
   if (typeof value === 'string') {
     const problem = stringProblem(value);
     return problem === undefined ? undefined : `${path || '(row)'}: ${problem}`;
   }
   if (typeof value !== 'object' || value === null) return undefined;
+  if (depth === MAX_DEPTH) return `${path || '(row)'}: nested deeper than ${MAX_DEPTH} levels`;
   for (const [k, v] of Object.entries(value)) {
     // A key is text too: an unknown one is refused by the schema, but by name.
-    const found = textProblem(k, path) ?? textProblem(v, path ? `${path}.${k}` : k);
+    const found = textProblem(k, path) ?? textProblem(v, path ? `${path}.${k}` : k, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;

