@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../db/db';
 import { systemClock } from '../util/clock';
 import type { Clock } from '../util/clock';
 import { MAX_UPSTREAM_RESPONSE_BYTES } from '../upstream-kit/response-limit';
-import { textProblem } from './import-text';
+import { composedText, textProblem } from './import-text';
 
 /** A dataset the importer can load: how to validate one row and how to upsert a batch. */
 export interface ImportTarget<Row extends { id: string | number } = { id: string | number }> {
@@ -68,7 +68,7 @@ function parseLine<Row>(raw: string, schema: z.ZodType<Row>): { row: Row } | { e
   }
   const damaged = textProblem(value);
   if (damaged !== undefined) return { error: damaged };
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(composedText(value));
   if (parsed.success) return { row: parsed.data };
   const issues = parsed.error.issues.map(
     (iss) =>

@@ -31,3 +31,15 @@ export function textProblem(value: unknown, path = '', depth = 0): string | unde
   }
   return undefined;
 }
+
+/**
+ * The row with every string in composed form (NFC), as the search and the preview count letters:
+ * a file written decomposed (NFD: "a" then its marks) would otherwise rank below the spelling typed
+ * and could be cut between a letter and its mark. Only after textProblem: the depth is bounded.
+ */
+export function composedText(value: unknown): unknown {
+  if (typeof value === 'string') return value.normalize('NFC');
+  if (Array.isArray(value)) return value.map(composedText);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, composedText(v)]));
+}

@@ -69,6 +69,25 @@ describe.each(TEST_DATABASES)('importer on $name', (tdb) => {
       expect(await versions()).toEqual(before);
     });
 
+    it('stores text written decomposed (NFD) in composed form, as search and preview count letters', async () => {
+      const [a] = legalRows(1).map((r) => ({ ...r, id: (r.id as string) + 'd' }));
+      const name = 'Luật Phú Mỹ về thuế';
+      const r = await importJsonl(
+        db,
+        IMPORT_TARGETS['legal-documents']!,
+        jsonl([{ ...a, name: name.normalize('NFD'), content_html: '<p>Điều 1</p>'.normalize('NFD') }]),
+      );
+      expect(r.ok).toBe(true);
+      const stored = (
+        await db.query<{ name: string; content_html: string }>(
+          'SELECT name, content_html FROM legal_documents WHERE id = $1',
+          [a!.id],
+        )
+      ).rows[0]!;
+      expect(stored).toEqual({ name: name.normalize('NFC'), content_html: '<p>Điều 1</p>'.normalize('NFC') });
+      expect(name.normalize('NFD')).not.toBe(name.normalize('NFC'));
+    });
+
     it('updates existing rows in place', async () => {
       const rows = legalRows(2);
       await importJsonl(db, IMPORT_TARGETS['legal-documents']!, jsonl(rows));
