@@ -156,6 +156,11 @@ describe('htmlPreview', () => {
     expect(out).not.toContain('Tiêu đề');
     expect(out).toContain('Điều 1');
     expect(htmlHasText('<html><head><title>Tiêu đề</title></head><body> </body></html>')).toBe(false);
+    // HTML may leave out </head> and <body>: what follows is the page's text, as a browser shows it.
+    const unclosed =
+      '<html><head><meta charset="utf-8"><title>Luật 45</title><p>Điều 1 quy định chung</p></html>';
+    expect(htmlHasText(unclosed)).toBe(true);
+    expect(htmlPreview(unclosed, 8)).toBe('<p>Điều 1…</p>');
   });
 
   it('handles void elements and unclosed tags', () => {

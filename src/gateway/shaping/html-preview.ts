@@ -29,8 +29,8 @@ const EMBEDDED = new Set([
   'canvas',
   'math',
 ]);
-/** Text no reader sees (a head holds the title, styles and scripts of a page, none of it shown). */
-const UNSEEN = new Set(['script', 'style', 'template', 'head', 'title']);
+/** Text no reader sees (a page's title shows in its tab, not in it). */
+const UNSEEN = new Set(['script', 'style', 'template', 'title']);
 /**
  * Elements whose content is never part of a preview: what runs, and embedded content, which would
  * show the document (a scanned page, an embedded PDF) without being text to count.
@@ -44,6 +44,9 @@ const DROP = new Set([...UNSEEN, ...EMBEDDED, 'noscript', 'source', 'track']);
  */
 const UNWRAP = new Set([
   'html',
+  // Unwrapped, not dropped: HTML lets a page leave out </head> and <body>, so what follows an
+  // unclosed head (the whole text) is in it for the parser, and shown by a browser.
+  'head',
   'body',
   'plaintext',
   'xmp',
