@@ -77,9 +77,14 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
   // A query past its deadline (withQueryTimeout) fails here and its connection is closed, but the
   // server goes on running it, a lock wait included, and the pool opens another: connections would
   // pile up to max_connections. With this check (PostgreSQL 14+) the server ends a query whose
-  // client has gone within a second; an older server refuses the setting, and is left as it was.
+  // client has gone within a second; an older server has no such setting and is not asked.
   pool.on('connect', (client) => {
-    client.query(`SET client_connection_check_interval = ${CLIENT_CHECK_MS}`).catch(() => undefined);
+    client
+      .query(
+        `SELECT set_config('client_connection_check_interval', '${CLIENT_CHECK_MS}', false)
+         WHERE current_setting('server_version_num')::int >= 140000`,
+      )
+      .catch(() => undefined);
   });
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   const view = (timeoutMs: number | undefined): Db => ({
