@@ -15,7 +15,7 @@ import { COUNTERS_REACHED, WORKER_READY, runPrimary } from './runtime/run-primar
 import { startProduct } from './runtime/start-product';
 import { createWorkerRestarts } from './runtime/worker-restarts';
 import { answerPings, createLivenessWatch } from './runtime/worker-liveness';
-import { BUILTIN_UPSTREAMS, builtinUpstream } from './upstreams/builtin-upstreams';
+import { BUILTIN_UPSTREAMS, SETUP_QUERY_TIMEOUT_MS, builtinUpstream } from './upstreams/builtin-upstreams';
 import { remoteIdentityVerifier, upstreamAudience } from './upstream-kit/verify-identity';
 import { monotonicClock, systemClock } from './util/clock';
 import { batchedDestination, createLogger } from './util/logger';
@@ -140,7 +140,12 @@ async function runUpstream(name: string): Promise<void> {
   // would hold a pool connection, and a full pool fails /healthz on every replica at once.
   const served = db.withQueryTimeout(env.QUERY_TIMEOUT_MS);
   const server = createServer(
-    builtin.createApp({ db: served, setupDb: db, logger: logger.child({ upstream: name }), identity }),
+    builtin.createApp({
+      db: served,
+      setupDb: db.withQueryTimeout(SETUP_QUERY_TIMEOUT_MS),
+      logger: logger.child({ upstream: name }),
+      identity,
+    }),
   );
   server.keepAliveTimeout = 65_000;
   const port = await listen(server, env.PORT ?? 8080, 'PORT');

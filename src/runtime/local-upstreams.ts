@@ -13,7 +13,7 @@ import { unknownEndpoint } from '../upstream-kit/upstream-error';
 import type { Db } from '../db/db';
 import { retimableDb } from '../db/retimable-db';
 import type { RetimableDb } from '../db/retimable-db';
-import { builtinUpstream } from '../upstreams/builtin-upstreams';
+import { SETUP_QUERY_TIMEOUT_MS, builtinUpstream } from '../upstreams/builtin-upstreams';
 import type { BuiltinUpstream } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
 
@@ -130,7 +130,11 @@ export async function startLocalUpstreams(
     // must not hold a connection the gateway's own queries need; a reload changes it with the
     // gateway's own deadline.
     const served = retimableDb(db, timeoutMs);
-    const app = builtin.createApp({ db: served.db, setupDb: db, logger: logger.child({ upstream: name }) });
+    const app = builtin.createApp({
+      db: served.db,
+      setupDb: db.withQueryTimeout(SETUP_QUERY_TIMEOUT_MS),
+      logger: logger.child({ upstream: name }),
+    });
     const server = createServer(underBasePath(app, url));
     server.keepAliveTimeout = 65_000;
     await listen(server, listenPort(url), `upstreams.${name}.url`, listenHost(url));

@@ -19,6 +19,13 @@ export interface SeedOptions {
   scale?: number;
 }
 
+/**
+ * The deadline of a query of `setupDb` (admin-units' seed and boundary index): far longer than a
+ * request's, yet bounded, since such a load is retried only once it fails, and one hung on a
+ * connection the database dropped would keep the upstream unready for good.
+ */
+export const SETUP_QUERY_TIMEOUT_MS = 120_000;
+
 /** A built-in upstream service: how the entry point migrates, seeds and serves it. */
 export interface BuiltinUpstream {
   /** Name in config/upstreams.yaml. */
