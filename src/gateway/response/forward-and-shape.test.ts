@@ -172,6 +172,7 @@ describe('upstream answers: security', () => {
       }
       expect(res.body.data[0].content_en_html).toBe(plan === 'pro' ? '<p>English</p>' : undefined);
       expect(res.body.meta.locked_fields).toContain('content_html');
+      expect((await get(key, '/v1/me')).body.data.quota.full_text_used_today).toBe(0);
     }
     const { key } = await h.account('pro');
     expect((await get(key, '/v1/legal-documents?q=few')).body.meta.locked_fields).toEqual([]);
