@@ -41,7 +41,8 @@ async function token(): Promise<string> {
  * admin_port (9090 when the file does not set it, or when there is no config here at all).
  */
 function adminBase(): string {
-  if (env.ADMIN_URL) return env.ADMIN_URL;
+  // A trailing slash would make every path start with //, which no admin route is.
+  if (env.ADMIN_URL) return env.ADMIN_URL.replace(/\/+$/, '');
   if (env.ADMIN_PORT) return `http://127.0.0.1:${env.ADMIN_PORT}`;
   const dir = env.CONFIG_DIR || './config';
   const port = existsSync(join(dir, 'gateway.yaml')) ? loadGatewayFile(dir).admin_port : 9090;
@@ -82,11 +83,39 @@ async function call(method: string, path: string, body?: unknown): Promise<unkno
 /** An id as one path segment: `../x` or `a/b` cannot reach another route. */
 const seg = (id: string): string => encodeURIComponent(id);
 
+/** The admin API's bound on one purchase (admin-schemas creditsBody). */
+const MAX_AMOUNT = 1_000_000_000;
+
 /** Credits are whole calls: digits only, so 0x10 or 1e3 is not taken for 16 or 1000. */
 function wholeAmount(raw: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(raw))
-    throw new UsageError(`--amount must be a positive whole number, not "${raw}"`);
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > MAX_AMOUNT)
+    throw new UsageError(`--amount must be a positive whole number up to ${MAX_AMOUNT}, not "${raw}"`);
   return Number(raw);
+}
+
+/** The options each command takes: any other given to it is a mistake, not something to ignore. */
+const OPTIONS_OF: Readonly<Record<string, readonly string[]>> = {
+  'accounts create': ['email', 'plan', 'verified'],
+  'accounts get': [],
+  'accounts find': ['email'],
+  'accounts update': ['plan', 'verified', 'unverified', 'restricted-until'],
+  'accounts unlock': [],
+  'keys create': ['expires-at', 'ip'],
+  'keys list': [],
+  'keys revoke': [],
+  'credits add': ['amount', 'reference'],
+  token: [],
+};
+
+/** An option given empty (`--plan "$UNSET"`) or to a command that does not take it. */
+function optionMistake(command: string, given: Record<string, unknown>): string | undefined {
+  const takes = Object.hasOwn(OPTIONS_OF, command) ? OPTIONS_OF[command]! : undefined;
+  for (const [name, v] of Object.entries(given)) {
+    if (v === undefined || name === 'help') continue;
+    if (takes && !takes.includes(name)) return `--${name} does not apply to ${command}`;
+    if (v === '' || (Array.isArray(v) && v.includes(''))) return `--${name} needs a value, not an empty one`;
+  }
+  return undefined;
 }
 
 async function run(argv: string[]): Promise<unknown> {
@@ -113,11 +142,14 @@ async function run(argv: string[]): Promise<unknown> {
   const [id, ...extra] = noId ? [undefined, ...rest] : rest;
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}\n\n${USAGE}`);
   if (o.verified && o.unverified) throw new UsageError('--verified and --unverified contradict each other');
+  const command = `${group} ${action ?? ''}`.trim();
+  const mistake = optionMistake(command, o);
+  if (mistake) throw new UsageError(`${mistake}\n\n${USAGE}`);
   const need = (v: string | undefined, what: string): string => {
     if (!v) throw new UsageError(`missing ${what}\n\n${USAGE}`);
     return v;
   };
-  switch (`${group} ${action ?? ''}`.trim()) {
+  switch (command) {
     case 'accounts create':
       return call('POST', '/admin/accounts', {
         email: need(o.email, '--email'),

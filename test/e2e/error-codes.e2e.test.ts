@@ -571,7 +571,7 @@ describe('npm run admin (the CLI over the admin API)', () => {
     const traversal = await cliRun(['accounts', 'get', '../../healthz']);
     expect(traversal.code).toBe(1);
     expect(traversal.stderr).toContain('404');
-    for (const amount of ['0x10', '1e3', '12abc', '0']) {
+    for (const amount of ['0x10', '1e3', '12abc', '0', '2000000000']) {
       const r = await cliRun(['credits', 'add', acc.id, '--amount', amount, '--reference', `r-${amount}`]);
       expect([r.code, r.stderr]).toEqual([
         2,
@@ -599,6 +599,37 @@ describe('npm run admin (the CLI over the admin API)', () => {
       'extra',
     ]);
     expect([created.code, created.stderr]).toEqual([2, expect.stringContaining('unexpected argument extra')]);
+  }, 60_000);
+
+  it('refuses an option given empty or to a command that does not take it, with exit 2 and no call made', async () => {
+    const acc = await newAccount(p, 'starter');
+    for (const [args, message] of [
+      [['keys', 'create', acc.id, '--expires-at', ''], '--expires-at needs a value'],
+      [['accounts', 'update', acc.id, '--plan', '', '--verified'], '--plan needs a value'],
+      [['keys', 'create', acc.id, '--ip', ''], '--ip needs a value'],
+      [
+        ['accounts', 'unlock', acc.id, '--restricted-until', '2030-01-01T00:00:00Z'],
+        '--restricted-until does not apply to accounts unlock',
+      ],
+      [
+        ['accounts', 'create', '--email', 'o@example.vn', '--plan', 'pro', '--ip', '203.0.113.0/24'],
+        '--ip does not apply to accounts create',
+      ],
+      [['keys', 'create', acc.id, '--plan', 'pro'], '--plan does not apply to keys create'],
+    ] as const) {
+      const r = await cliRun([...args]);
+      expect([args.join(' '), r.code, r.stderr]).toEqual([
+        args.join(' '),
+        2,
+        expect.stringContaining(message),
+      ]);
+    }
+    expect((await apiGet(p, '/v1/me', acc.key)).status).toBe(200);
+    const keys = await adminCall(p, 'GET', `/admin/accounts/${acc.id}/keys`);
+    expect((keys.json as unknown as unknown[]).length).toBe(1);
+    // An ADMIN_URL written with a trailing slash reaches the same routes.
+    const slash = await cliRun(['accounts', 'get', acc.id], `${p.admin}/`);
+    expect([slash.code, JSON.parse(slash.stdout || '{}').id]).toEqual([0, acc.id]);
   }, 60_000);
 
   it('prints its usage on --help with exit 0, and names the address it could not reach', async () => {
