@@ -40,7 +40,7 @@ export function legalRow(n: number): Record<string, unknown> {
  * an array as `data`; q=bad → 422 (with param), q=page422 → 422 with an HTML page, q=other422 → 422
  * with another code, q=bad400 → 400 (outside the contract), q=junkrows → rows that are not objects, q=boom → 500, q=gone → 404 (a list the upstream
  * does not serve), q=garbage → 200 not JSON, q=shapeless → 200 JSON without `data` and `total`,
- * q=toomany → 25 rows more than per_page, q=leaky → rows with the full text and plan-gated fields, q=nulltext → rows with content_html null, q=negative / q=fraction → a total that is no count.
+ * q=toomany → 25 rows more than per_page, q=leaky → rows with the full text and plan-gated fields, q=nulltext → rows with content_html null, q=escaped → a row whose content_html key is written with an escape, q=negative / q=fraction → a total that is no count.
  */
 export async function startStubUpstream(host = '127.0.0.1'): Promise<{
   url: string;
@@ -81,6 +81,11 @@ export async function startStubUpstream(host = '127.0.0.1'): Promise<{
     if (q === 'gone') return void res.status(404).json({ code: 'not_found' });
     if (q === 'garbage') return void res.status(200).send('not json');
     if (q === 'shapeless') return void res.json({ rows: [] });
+    // The field's name written with an escape, as any JSON encoder may: it is the same field.
+    if (q === 'escaped')
+      return void res
+        .type('json')
+        .send(`{"data":[{"id":"vb_1","content\\u005fhtml":${JSON.stringify(LONG_HTML)}}],"total":1}`);
     const page = Number(req.query.page ?? 1);
     const perPage = Number(req.query.per_page ?? 20);
     const total = q === 'few' ? 3 : 1000;

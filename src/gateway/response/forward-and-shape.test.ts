@@ -176,6 +176,10 @@ describe('upstream answers: security', () => {
     }
     const { key } = await h.account('pro');
     expect((await get(key, '/v1/legal-documents?q=few')).body.meta.locked_fields).toEqual([]);
+    // The field's name written with a JSON escape is the same field.
+    const escaped = await get(key, '/v1/legal-documents?q=escaped');
+    expect(typeof escaped.body.data[0].content_html).toBe('string');
+    expect(escaped.body.data[0].content_html.length).toBeLessThan(1500);
     // No text is nothing withheld: null stays, and is not named.
     const nulls = await get(key, '/v1/legal-documents?q=nulltext&per_page=2');
     expect(nulls.body.data.map((r: { content_html: unknown }) => r.content_html)).toEqual([null, null]);

@@ -90,6 +90,15 @@ function timeUpstream(
 }
 
 /** Proxy step (9) and shape step (10): forward with an identity assertion, map the answer to the envelope. */
+/**
+ * Whether an answer may hold the field anywhere: its name as a JSON string, or any \u escape, which
+ * could spell it otherwise. A search of the bytes, so that the shaping need not walk every record
+ * of an answer (every shipped list) that cannot hold it.
+ */
+function mayHoldField(body: Buffer, field: string | undefined): boolean {
+  return field !== undefined && (body.includes(`"${field}"`) || body.includes('\\u'));
+}
+
 export async function forwardAndShape(
   ctx: RequestContext,
   config: RuntimeConfig,
@@ -201,6 +210,7 @@ export async function forwardAndShape(
         perPage: ctx.perPage ?? config.raw.plans.default_per_page,
         previewChars: config.raw.gateway.preview_chars,
         upgradeUrl: config.raw.plans.upgrade_url,
+        fullTextSeen: mayHoldField(reply.body, route!.dataset!.fullTextField),
       });
     } catch (err) {
       if (err instanceof MalformedAnswer) throw refused(ctx, deps, proxy.name, 'bad_body', err.message);

@@ -83,13 +83,15 @@ export interface ShapeInput {
   perPage: number;
   previewChars: number;
   upgradeUrl: string;
+  /** false: the answer cannot hold the full-text field, and no record is walked for it. */
+  fullTextSeen?: boolean;
 }
 
 /** Upstream {data,total} / {data} → the reference's envelope, with plan-locked fields handled. */
 export function shapeBody(upstream: unknown, s: ShapeInput): Shaped {
   const ds = s.route.dataset!;
   const fp = fieldPlanFor(ds, s.plan);
-  const rule = fullTextRule(ds, s.previewChars);
+  const rule = s.fullTextSeen === false ? undefined : fullTextRule(ds, s.previewChars);
   if (!isRecord(upstream)) throw new MalformedAnswer('body is not a JSON object');
   if (s.route.kind === 'list') {
     const { data, total } = upstream;
