@@ -117,15 +117,19 @@ function compileDataset(
   }
   const fields = Object.entries(ds.fields).map(([name, rule]) => fieldRule(name, rule, rankOf, at));
   const subresources = new Map<string, CompiledSubresource>();
+  const datasetRank = rankOf(ds.min_plan, `${at}.min_plan`);
   for (const [name, sub] of Object.entries(ds.subresources)) {
-    subresources.set(name, { name, minPlan: sub.min_plan, minRank: rankOf(sub.min_plan, `${at}.subresources.${name}.min_plan`), cost: sub.cost });
+    // A record's sub-resource is never open to a plan the record is not: /v1/datasets, the
+    // OpenAPI document and the gate all read this one rank.
+    const minRank = Math.max(datasetRank, rankOf(sub.min_plan, `${at}.subresources.${name}.min_plan`));
+    subresources.set(name, { name, minPlan: planList[minRank]!.name, minRank, cost: sub.cost });
   }
   return {
     path: ds.path,
     upstream: ds.upstream,
     upstreamPath: ds.upstream_path ?? ds.path,
     idPrefix: ds.id_prefix,
-    minRank: rankOf(ds.min_plan, `${at}.min_plan`),
+    minRank: datasetRank,
     minPlan: ds.min_plan,
     cost: ds.cost,
     detail: ds.detail,

@@ -141,3 +141,30 @@ describe('GET /v1/datasets: how to call each dataset', () => {
     expect(bailiffs).toMatchObject({ require_one_of: [], ranges: [] });
   });
 });
+
+describe('GET /v1/datasets: a sub-resource of a dataset above its own plan', () => {
+  let above: Harness;
+  beforeAll(async () => {
+    above = await startHarness((raw) => {
+      const legal = raw.datasets.datasets.find((d) => d.path === 'legal-documents')!;
+      legal.min_plan = 'starter';
+      legal.subresources.relations!.min_plan = 'free';
+    });
+  });
+  afterAll(() => above.close());
+
+  it("names the plan the sub-resource really needs, its record's, as the OpenAPI document does", async () => {
+    const { key } = await above.account('starter');
+    const res = await request(above.gw.app).get('/v1/datasets').set('X-Api-Key', key);
+    const legal = (
+      res.body.data as { path: string; subresources: { name: string; min_plan: string }[] }[]
+    ).find((d) => d.path === '/v1/legal-documents')!;
+    expect(legal.subresources).toEqual([
+      { name: 'relations', min_plan: 'starter', cost: 2, available: true },
+    ]);
+    const doc = (await request(above.gw.app).get('/v1/openapi.json')).body as {
+      paths: Record<string, { get: { 'x-min-plan': string } }>;
+    };
+    expect(doc.paths['/v1/legal-documents/{id}/relations']!.get['x-min-plan']).toBe('starter');
+  });
+});
