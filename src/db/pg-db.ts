@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import type { PoolClient, QueryConfig } from 'pg';
+import type { ClientBase, PoolClient, QueryConfig } from 'pg';
 import { DatabaseUnavailableError } from './db';
 import type { Db, Queryable } from './db';
 
@@ -40,6 +40,15 @@ export function isUnavailable(err: unknown): boolean {
 /** How often the server looks for a client gone while a query runs (see openPgDb). */
 const CLIENT_CHECK_MS = 1000;
 
+async function askToEndOrphanedQueries(client: ClientBase): Promise<void> {
+  await client
+    .query(
+      `SELECT set_config('client_connection_check_interval', '${CLIENT_CHECK_MS}', false)
+       WHERE current_setting('server_version_num')::int >= 140000`,
+    )
+    .catch(() => undefined);
+}
+
 const classified = (err: unknown, mayHaveRun = true): unknown =>
   isUnavailable(err) ? new DatabaseUnavailableError(err, mayHaveRun) : err;
 
@@ -71,21 +80,15 @@ export async function openPgDb(opts: PgDbOptions): Promise<Db> {
     max: opts.max ?? 10,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
     options: schema ? `-c search_path=${schema},public` : undefined,
+    // A query past its deadline (withQueryTimeout) fails here and its connection is closed, but the
+    // server goes on running it, a lock wait included, and the pool opens another: connections
+    // would pile up to max_connections. With this check (PostgreSQL 14+) the server ends a query
+    // whose client has gone within a second; an older server has no such setting and is not asked.
+    // Awaited by the pool before it hands the connection out, so no query is queued behind it.
+    onConnect: askToEndOrphanedQueries,
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  // A query past its deadline (withQueryTimeout) fails here and its connection is closed, but the
-  // server goes on running it, a lock wait included, and the pool opens another: connections would
-  // pile up to max_connections. With this check (PostgreSQL 14+) the server ends a query whose
-  // client has gone within a second; an older server has no such setting and is not asked.
-  pool.on('connect', (client) => {
-    client
-      .query(
-        `SELECT set_config('client_connection_check_interval', '${CLIENT_CHECK_MS}', false)
-         WHERE current_setting('server_version_num')::int >= 140000`,
-      )
-      .catch(() => undefined);
-  });
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   const view = (timeoutMs: number | undefined): Db => ({
     kind: 'postgres',
