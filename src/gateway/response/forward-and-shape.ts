@@ -89,7 +89,6 @@ function timeUpstream(
   if (sent) deps.metrics.upstreamDuration.observe({ upstream }, ms / 1000);
 }
 
-/** Proxy step (9) and shape step (10): forward with an identity assertion, map the answer to the envelope. */
 /**
  * Whether an answer may hold the field anywhere: its name as a JSON string, or any \u escape, which
  * could spell it otherwise. A search of the bytes, so that the shaping need not walk every record
@@ -99,6 +98,7 @@ function mayHoldField(body: Buffer, field: string | undefined): boolean {
   return field !== undefined && (body.includes(`"${field}"`) || body.includes('\\u'));
 }
 
+/** Proxy step (9) and shape step (10): forward with an identity assertion, map the answer to the envelope. */
 export async function forwardAndShape(
   ctx: RequestContext,
   config: RuntimeConfig,
