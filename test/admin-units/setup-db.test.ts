@@ -1,28 +1,9 @@
 import request from 'supertest';
-import type { Db, Queryable } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
 import { adminUnitsUpstream } from '../../src/upstreams/admin-units/admin-units-upstream';
 import { silentLogger } from '../../src/util/logger';
 import { TEST_DATABASES } from '../support/databases';
-
-/** `db` with every query it is sent, transactions' too, written down. */
-function recording(db: Db, sent: string[]): Db {
-  const note = (q: Queryable): Queryable => ({
-    query: (sql, params) => {
-      sent.push(sql);
-      return q.query(sql, params);
-    },
-  });
-  return {
-    ...db,
-    ...note(db),
-    transaction: (fn) => db.transaction((tx) => fn(note(tx))),
-    exec: (sql) => {
-      sent.push(sql);
-      return db.exec(sql);
-    },
-  };
-}
+import { recordingDb } from '../support/recording-db';
 
 describe('the admin-units upstream at start', () => {
   it('loads its reference data and boundary index on the setup database, not on the one under the requests deadline', async () => {
@@ -32,8 +13,8 @@ describe('the admin-units upstream at start', () => {
       const served: string[] = [];
       const setup: string[] = [];
       const app = adminUnitsUpstream.createApp({
-        db: recording(db, served),
-        setupDb: recording(db, setup),
+        db: recordingDb(db, served),
+        setupDb: recordingDb(db, setup),
         logger: silentLogger(),
       });
       // Ready once the index is built.

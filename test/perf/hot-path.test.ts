@@ -21,7 +21,7 @@ import { BulkWatch } from '../../src/bulk-watch/bulk-watch';
 import { DatasetStats } from '../../src/bulk-watch/dataset-stats';
 import { compileConfig } from '../../src/config/compile-config';
 import { loadRawConfig } from '../../src/config/load-config';
-import type { Db, Queryable } from '../../src/db/db';
+import type { Db } from '../../src/db/db';
 import { migrate } from '../../src/db/migrate';
 import { openTestPglite } from '../support/pglite-template';
 import { createApp } from '../../src/gateway/create-app';
@@ -40,34 +40,13 @@ import { ManualClock } from '../../src/util/clock';
 import { silentLogger } from '../../src/util/logger';
 import { TEST_REDIS_URL } from '../support/databases';
 import { CONFIG_DIR } from '../support/gateway-harness';
+import { recordingDb } from '../support/recording-db';
 import { startStubUpstream } from '../support/stub-upstream';
 import { UNLIMITED_PLAN } from '../support/unlimited-plan';
 import { createProcessState } from '../../src/gateway/process-state';
 
 interface DbCounts {
   queries: string[];
-}
-
-/** Every statement through query, exec or a transaction is recorded. */
-function countingDb(db: Db, counts: DbCounts): Db {
-  const wrap = (q: Queryable): Queryable => ({
-    query(sql, params) {
-      counts.queries.push(sql);
-      return q.query(sql, params);
-    },
-  });
-  return {
-    ...db,
-    ...wrap(db),
-    transaction: (fn) => {
-      counts.queries.push('BEGIN');
-      return db.transaction((tx) => fn(wrap(tx)));
-    },
-    exec: (sql) => {
-      counts.queries.push(sql);
-      return db.exec(sql);
-    },
-  };
 }
 
 interface RedisCounts {
@@ -117,7 +96,7 @@ beforeAll(async () => {
 
   rawDb = await openTestPglite();
   await migrate(rawDb, 'gateway');
-  const db = countingDb(rawDb, dbCounts);
+  const db = recordingDb(rawDb, dbCounts.queries);
 
   redis = createRedisClient(TEST_REDIS_URL);
   await waitForReady(redis);
