@@ -15,7 +15,7 @@ import { COUNTERS_REACHED, WORKER_READY, runPrimary } from './runtime/run-primar
 import { startProduct } from './runtime/start-product';
 import { createWorkerRestarts } from './runtime/worker-restarts';
 import { answerPings, createLivenessWatch } from './runtime/worker-liveness';
-import { BUILTIN_UPSTREAMS, SETUP_QUERY_TIMEOUT_MS, builtinUpstream } from './upstreams/builtin-upstreams';
+import { BUILTIN_UPSTREAMS, builtinUpstream } from './upstreams/builtin-upstreams';
 import { remoteIdentityVerifier, upstreamAudience } from './upstream-kit/verify-identity';
 import { monotonicClock, systemClock } from './util/clock';
 import { batchedDestination, createLogger } from './util/logger';
@@ -142,7 +142,7 @@ async function runUpstream(name: string): Promise<void> {
   const server = createServer(
     builtin.createApp({
       db: served,
-      setupDb: db.withQueryTimeout(SETUP_QUERY_TIMEOUT_MS),
+      setupDb: db,
       logger: logger.child({ upstream: name }),
       identity,
     }),

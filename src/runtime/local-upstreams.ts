@@ -13,7 +13,7 @@ import { unknownEndpoint } from '../upstream-kit/upstream-error';
 import type { Db } from '../db/db';
 import { retimableDb } from '../db/retimable-db';
 import type { RetimableDb } from '../db/retimable-db';
-import { SETUP_QUERY_TIMEOUT_MS, builtinUpstream } from '../upstreams/builtin-upstreams';
+import { builtinUpstream } from '../upstreams/builtin-upstreams';
 import type { BuiltinUpstream } from '../upstreams/builtin-upstreams';
 import type { Logger } from '../util/logger';
 
@@ -132,7 +132,7 @@ export async function startLocalUpstreams(
     const served = retimableDb(db, timeoutMs);
     const app = builtin.createApp({
       db: served.db,
-      setupDb: db.withQueryTimeout(SETUP_QUERY_TIMEOUT_MS),
+      setupDb: db,
       logger: logger.child({ upstream: name }),
     });
     const server = createServer(underBasePath(app, url));

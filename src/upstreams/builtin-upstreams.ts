@@ -19,13 +19,6 @@ export interface SeedOptions {
   scale?: number;
 }
 
-/**
- * The deadline of a query of `setupDb` (admin-units' seed and boundary index): far longer than a
- * request's, yet bounded, since such a load is retried only once it fails, and one hung on a
- * connection the database dropped would keep the upstream unready for good.
- */
-export const SETUP_QUERY_TIMEOUT_MS = 120_000;
-
 /** A built-in upstream service: how the entry point migrates, seeds and serves it. */
 export interface BuiltinUpstream {
   /** Name in config/upstreams.yaml. */
@@ -37,8 +30,8 @@ export interface BuiltinUpstream {
   /**
    * Dataset routes and /healthz; with identity, dataset requests need the gateway's assertion.
    * `db` serves requests, its queries bounded by the gateway's deadline; `setupDb` (default `db`)
-   * is for work at start whose queries may take longer (admin-units: its reference data and
-   * boundary index).
+   * is the same database without that deadline, for work at start whose queries may take longer
+   * (admin-units: its reference data and boundary index), which bounds them as that work needs.
    */
   createApp(deps: {
     db: Db;

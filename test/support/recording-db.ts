@@ -19,5 +19,6 @@ export function recordingDb(db: Db, into: string[]): Db {
       into.push(sql);
       return db.exec(sql);
     },
+    withQueryTimeout: (ms) => recordingDb(db.withQueryTimeout(ms), into),
   };
 }

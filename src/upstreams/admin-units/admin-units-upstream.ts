@@ -10,6 +10,13 @@ import { loadBoundaries } from './boundary-index';
 import type { AdminBoundaries } from './boundary-index';
 
 /**
+ * The deadline of a query of the start-time load: far longer than a request's, yet bounded, since
+ * the load is retried only once it fails, and one hung on a connection the database dropped would
+ * keep the upstream unready for good.
+ */
+const SETUP_QUERY_TIMEOUT_MS = 120_000;
+
+/**
  * The service. It also makes sure the reference data is loaded before answering: these are real
  * units shipped with the code, not sample rows, and the prod Deployments run with
  * SEED_SAMPLE_DATA=false (so the entry point skips seed()). Already loaded, that costs one lookup.
@@ -23,7 +30,7 @@ export function createAdminUnitsApp(deps: {
   const { db, logger, identity } = deps;
   // Not under the requests' deadline: a second replica waits for the first one's seed, and the
   // index reads every ward's geometry at once.
-  const setupDb = deps.setupDb ?? db;
+  const setupDb = deps.setupDb?.withQueryTimeout(SETUP_QUERY_TIMEOUT_MS) ?? db;
   let loading: Promise<AdminBoundaries> | undefined;
   const boundaries = (): Promise<AdminBoundaries> => {
     if (loading) return loading;
