@@ -68,10 +68,13 @@ export const createKeyBodyIn = perZone((timeZone) =>
     .strict(),
 );
 
+/** The most credits one purchase adds (the admin CLI checks it before asking). */
+export const MAX_CREDIT_AMOUNT = 1_000_000_000;
+
 export const creditsBody = z
   .object({
     // The bounds before int(): past 2^53 zod names its own bound first, not the one that applies.
-    amount: z.number().min(1).max(1_000_000_000).int(),
+    amount: z.number().min(1).max(MAX_CREDIT_AMOUNT).int(),
     reference: z
       .string()
       .min(1)

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_CREDIT_AMOUNT } from '../admin/admin-schemas';
 import { loadGatewayFile } from '../config/load-config';
 import { keptAdminSecret, signAdminToken } from '../runtime/admin-secret';
 
@@ -83,13 +84,10 @@ async function call(method: string, path: string, body?: unknown): Promise<unkno
 /** An id as one path segment: `../x` or `a/b` cannot reach another route. */
 const seg = (id: string): string => encodeURIComponent(id);
 
-/** The admin API's bound on one purchase (admin-schemas creditsBody). */
-const MAX_AMOUNT = 1_000_000_000;
-
 /** Credits are whole calls: digits only, so 0x10 or 1e3 is not taken for 16 or 1000. */
 function wholeAmount(raw: string): number {
-  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > MAX_AMOUNT)
-    throw new UsageError(`--amount must be a positive whole number up to ${MAX_AMOUNT}, not "${raw}"`);
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > MAX_CREDIT_AMOUNT)
+    throw new UsageError(`--amount must be a positive whole number up to ${MAX_CREDIT_AMOUNT}, not "${raw}"`);
   return Number(raw);
 }
 

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** How long the gateway waits for an upstream unless upstreams.yaml says (an upstream process's QUERY_TIMEOUT_MS too). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 5000;
+
 export const upstreamSchema = z
   .object({
     url: z
@@ -17,7 +20,7 @@ export const upstreamSchema = z
           });
       })
       .describe('Base URL of the upstream service; a base path, if any, prefixes every request, health checks included.'),
-    timeout_ms: z.number().int().min(50).max(120_000).default(5000).describe('Per-request timeout.'),
+    timeout_ms: z.number().int().min(50).max(120_000).default(DEFAULT_UPSTREAM_TIMEOUT_MS).describe('Per-request timeout.'),
     pool_size: z.number().int().min(1).max(4096).default(64).describe('Keep-alive sockets kept per upstream.'),
   })
   .strict();

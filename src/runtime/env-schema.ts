@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from '../config/upstreams-schema';
 import { RedisDatabaseError, parseRedisAddresses } from '../stores/redis-address';
 
 /** Unset and empty are the same: `PORT=` means the default, as a shell's `${PORT:-8080}` would. */
@@ -87,8 +88,7 @@ export const envSchema = z
         "Set by the WORKERS=N primary on a worker it starts after one reported the shared counters answering: that worker's readiness does not wait for them again.",
       ),
     QUERY_TIMEOUT_MS: optional(integer(50, 120_000, 'milliseconds'))
-      // upstreams.yaml's default timeout_ms, which the gateway waits for an upstream.
-      .transform((v) => v ?? 5000)
+      .transform((v) => v ?? DEFAULT_UPSTREAM_TIMEOUT_MS)
       .describe(
         "Upstream mode: the longest one database query runs. Set it to the gateway's timeout_ms for this upstream: a query the gateway no longer waits for would hold a pool connection.",
       ),
