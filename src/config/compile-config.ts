@@ -48,6 +48,8 @@ export interface CompiledDataset {
   detail: boolean;
   bulkWatch: boolean;
   fullTextField: string | undefined;
+  /** Whether the full-text field, where it is not given whole, is a preview rather than removed. */
+  fullTextPreview: boolean;
   params: Map<string, ParamValidator>;
   requireOneOf: string[];
   /** Bounds given together must not cross (issued_from ≤ issued_to); values are compared normalised. */
@@ -135,6 +137,7 @@ function compileDataset(
     detail: ds.detail,
     bulkWatch: ds.bulk_watch,
     fullTextField: ds.full_text_field,
+    fullTextPreview: ds.full_text_field !== undefined && ds.fields[ds.full_text_field]?.preview === true,
     params,
     requireOneOf: ds.list.require_one_of,
     ranges,

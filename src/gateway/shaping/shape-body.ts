@@ -38,7 +38,7 @@ function lockFields(row: Row, fp: FieldPlan, previewChars: number): Row {
 function fullTextRule(ds: CompiledDataset, previewChars: number): FullTextRule | undefined {
   const name = ds.fullTextField;
   if (name === undefined) return undefined;
-  return { name, preview: ds.fields.find((f) => f.name === name)?.preview === true, previewChars };
+  return { name, preview: ds.fullTextPreview, previewChars };
 }
 
 /**
