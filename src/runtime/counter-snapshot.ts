@@ -1,10 +1,12 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { MemoryMeterStore } from '../metering/memory-meter-store';
 import type { Logger } from '../util/logger';
 
 /**
- * The embedded default counts in memory (no Redis). Its counters are written to DATA_DIR when the
- * process stops and every minute, and read back at start, so a restart does not hand every
+ * Without REDIS_URL the gateway counts in memory, on PGlite or PostgreSQL. Its counters are written
+ * to DATA_DIR (made if missing: PostgreSQL alone does not use it) when the process stops and every
+ * minute, and read back at start, so a restart does not hand every
  * account a fresh month, day and full-text allowance. A crash loses at most the last minute.
  */
 export interface CounterSnapshots {
@@ -29,6 +31,7 @@ export function keepCounters(
   // Atomically: a temporary file, then a rename.
   const save = (): void => {
     try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       const tmp = `${file}.tmp`;
       writeFileSync(tmp, JSON.stringify(store.snapshot()), { mode: 0o600 });
       renameSync(tmp, file);

@@ -136,7 +136,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     clock,
     logger,
     metrics,
-    ...(embedded ? { countersFile: join(opts.dataDir, 'usage-counters.json') } : {}),
+    // Counted in this process alone (no Redis), with or without PostgreSQL: kept across restarts.
+    ...(opts.redisUrl ? {} : { countersFile: join(opts.dataDir, 'usage-counters.json') }),
   });
   const { accounts, keyCache, credits, identity, bulkWatch, unsubscribe } = await createGatewayServices({
     db,

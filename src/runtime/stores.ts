@@ -32,7 +32,7 @@ export function createCounterStores(opts: {
   clock: Clock;
   logger: Logger;
   metrics: GatewayMetrics;
-  /** In-process counters only: kept in this file across restarts (the embedded default's DATA_DIR). */
+  /** In-process counters only: kept in this file across restarts (in DATA_DIR). */
   countersFile?: string;
   /**
    * The bulk watch's window_days now, read at each write: a reload changes it (`gateway` holds the
