@@ -16,13 +16,18 @@ beforeEach(() => {
 afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
 
 /** A reloader of the copied config with the given refusals; what it applied. */
-function reloaderWith(pending: (next: RuntimeConfig) => Promise<string[]>, refusals: string[] = []) {
+function reloaderWith(
+  pending: (next: RuntimeConfig) => Promise<string[]>,
+  refusals: string[] = [],
+  overridden: string[] = [],
+) {
   const applied: RuntimeConfig[] = [];
   const { logger, lines } = capturedLog();
   const metrics = createGatewayMetrics({ defaultMetrics: false });
   const r = createConfigReloader({
     configDir: dir,
     started: loadConfig(dir),
+    overridden,
     startedFingerprint: configFingerprint(dir),
     refusals: () => Promise.resolve(refusals),
     pending,
@@ -90,5 +95,30 @@ describe('config reloads refused for good', () => {
     edit('gateway.yaml', (t) => `${t}# edited again\n`);
     expect(r.changed()).toBe(true);
     expect(applied).toEqual([]);
+  });
+});
+
+describe('config reloads that change a port the environment sets', () => {
+  it('names the port, since the edit is used neither now nor at the next start', async () => {
+    const { r, lines } = reloaderWith(() => Promise.resolve([]), [], ['admin_port']);
+    edit('gateway.yaml', (t) => t.replace(/^admin_port: .*$/m, 'admin_port: 9191'));
+    expect(await r.reload()).toBe(true);
+    expect(lines.map((l) => [l.level, l.msg, l.not_used, l.start_only])).toEqual([
+      [
+        40,
+        'configuration reloaded; the environment sets these ports instead',
+        ['gateway.yaml admin_port (ADMIN_PORT sets it)'],
+        undefined,
+      ],
+    ]);
+  });
+
+  it('names a port the file alone sets as kept until the next start', async () => {
+    const { r, lines } = reloaderWith(() => Promise.resolve([]));
+    edit('gateway.yaml', (t) => t.replace(/^admin_port: .*$/m, 'admin_port: 9191'));
+    expect(await r.reload()).toBe(true);
+    expect(lines.map((l) => [l.level, l.start_only, l.not_used])).toEqual([
+      [40, ['gateway.yaml admin_port'], undefined],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '../config/compile-config';
 import { configFingerprint, loadConfig } from './config-source';
-import { startOnlyChanges } from '../config/start-only';
+import { startOnlyChanges, unusedPortChanges } from '../config/start-only';
 import type { GatewayMetrics } from '../observability/gateway-metrics';
 import type { Logger } from '../util/logger';
 
@@ -72,12 +72,15 @@ export function createConfigReloader(opts: ConfigReloaderOptions): ConfigReloade
       metrics.configReloads.inc({ result: 'success' });
       metrics.configReloadFailing.set(0);
       const atStart = startOnlyChanges(opts.started, next, opts.overridden);
-      if (atStart.length === 0) logger.info('configuration reloaded');
-      else
+      const unused = unusedPortChanges(opts.started, next, opts.overridden ?? []);
+      if (atStart.length > 0)
         logger.warn(
           { start_only: atStart.map((k) => `gateway.yaml ${k}`) },
           'configuration reloaded; these settings keep their values until the next start',
         );
+      if (unused.length > 0)
+        logger.warn({ not_used: unused }, 'configuration reloaded; the environment sets these ports instead');
+      if (atStart.length === 0 && unused.length === 0) logger.info('configuration reloaded');
       return true;
     } catch (err) {
       const reason = (err as Error).message;

@@ -27,6 +27,7 @@ import { UpstreamHealth } from './upstream-health';
 import { createAdminServer, createPublicServer, PUBLIC_REQUEST_TIMEOUTS } from './http-servers';
 import type { RequestTimeouts } from './http-servers';
 import { checkPortsFree, listen } from './listen';
+import { PORT_VARIABLES } from '../config/start-only';
 import type { WantedPort } from './listen';
 import { createConfigReloader } from './config-reloader';
 import type { ReloadTrigger } from './config-reloader';
@@ -237,15 +238,26 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       : undefined;
   const banner = startBanner({ port, adminPort, created, existing, adminToken });
   if (banner) print(banner);
-  logger.info({ port, admin_port: adminPort, embedded, upstreams: upstreams.names }, 'lookup api started');
+  const overridden = [
+    ...(opts.port !== undefined ? ['port' as const] : []),
+    ...(opts.adminPort !== undefined ? ['admin_port' as const] : []),
+  ];
+  logger.info(
+    {
+      port,
+      admin_port: adminPort,
+      // Which ports gateway.yaml does not set here: the image and the Deployments set both.
+      ...(overridden.length > 0 ? { ports_from: overridden.map((k) => PORT_VARIABLES[k]) } : {}),
+      embedded,
+      upstreams: upstreams.names,
+    },
+    'lookup api started',
+  );
 
   const reloader = createConfigReloader({
     configDir: opts.configDir,
     started: config,
-    overridden: [
-      ...(opts.port !== undefined ? ['port'] : []),
-      ...(opts.adminPort !== undefined ? ['admin_port'] : []),
-    ],
+    overridden,
     startedFingerprint,
     refusals: (next) => Promise.resolve(upstreams.movedBy(next)),
     pending: (next) => removedPlansInUse(accounts, config, next),
