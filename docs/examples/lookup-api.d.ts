@@ -1946,7 +1946,7 @@ export interface components {
       content_html: string | null;
       /** @description Bản tiếng Anh (HTML) / English text (HTML). Gói Pro+; gói thấp hơn không nhận trường này. / Pro+; removed for lower plans. */
       content_en_html?: string | null;
-      /** @description Bị thay thế bởi / Replaced by. Gói Pro+; gói thấp hơn không nhận trường này. / Pro+; removed for lower plans. */
+      /** @description Bị thay thế bởi: tối đa 500 văn bản mới nhất; tổng số ở relations / Replaced by: the newest 500 at most; relations gives how many. Gói Pro+; gói thấp hơn không nhận trường này. / Pro+; removed for lower plans. */
       replaced_by?: {
         /** @description Mã văn bản liên quan / Id of the related document. */
         id: string;
@@ -1960,7 +1960,7 @@ export interface components {
          */
         issued_date: string;
       }[];
-      /** @description Thay thế cho / Replaces. Gói Pro+; gói thấp hơn không nhận trường này. / Pro+; removed for lower plans. */
+      /** @description Thay thế cho: tối đa 500 văn bản mới nhất; tổng số ở relations / Replaces: the newest 500 at most; relations gives how many. Gói Pro+; gói thấp hơn không nhận trường này. / Pro+; removed for lower plans. */
       replaces?: {
         /** @description Mã văn bản liên quan / Id of the related document. */
         id: string;
@@ -1977,7 +1977,7 @@ export interface components {
     };
     /** @description Quan hệ văn bản / Relations of a document. */
     LegalDocumentRelations: {
-      /** @description Văn bản được thay thế / Documents replaced. */
+      /** @description Văn bản được thay thế, mới nhất trước, tối đa 500 / Documents replaced, newest first, at most 500. */
       replaces: {
         /** @description Mã văn bản liên quan / Id of the related document. */
         id: string;
@@ -1991,7 +1991,9 @@ export interface components {
          */
         issued_date: string;
       }[];
-      /** @description Văn bản thay thế / Replaced by. */
+      /** @description Tổng số (replaces liệt kê tối đa 500) / How many in all (replaces lists at most 500). */
+      replaces_total: number;
+      /** @description Văn bản thay thế, mới nhất trước, tối đa 500 / Replaced by, newest first, at most 500. */
       replaced_by: {
         /** @description Mã văn bản liên quan / Id of the related document. */
         id: string;
@@ -2005,7 +2007,9 @@ export interface components {
          */
         issued_date: string;
       }[];
-      /** @description Văn bản được dẫn chiếu / Documents cited. */
+      /** @description Tổng số (replaced_by liệt kê tối đa 500) / How many in all (replaced_by lists at most 500). */
+      replaced_by_total: number;
+      /** @description Văn bản được dẫn chiếu, mới nhất trước, tối đa 500 / Documents cited, newest first, at most 500. */
       cites: {
         /** @description Mã văn bản liên quan / Id of the related document. */
         id: string;
@@ -2019,7 +2023,9 @@ export interface components {
          */
         issued_date: string;
       }[];
-      /** @description Văn bản dẫn chiếu / Cited by. */
+      /** @description Tổng số (cites liệt kê tối đa 500) / How many in all (cites lists at most 500). */
+      cites_total: number;
+      /** @description Văn bản dẫn chiếu, mới nhất trước, tối đa 500 / Cited by, newest first, at most 500. */
       cited_by: {
         /** @description Mã văn bản liên quan / Id of the related document. */
         id: string;
@@ -2033,6 +2039,8 @@ export interface components {
          */
         issued_date: string;
       }[];
+      /** @description Tổng số (cited_by liệt kê tối đa 500) / How many in all (cited_by lists at most 500). */
+      cited_by_total: number;
     };
     /** @description Mục danh mục lọc / Filter catalogue item. */
     CatalogDatabase: {

@@ -1,4 +1,5 @@
 import type { SchemaObject } from './openapi-types';
+import { RELATED_MAX } from '../upstreams/legal/legal-relations';
 
 /**
  * Record shapes of the datasets the API reference describes field by field, keyed by dataset path.
@@ -95,26 +96,43 @@ const legalDocumentDetail = extend(
       'Toàn văn HTML; gói thấp hơn nhận bản xem trước / Full text as HTML; lower plans get a preview.',
     ),
     content_en_html: nullableStr('Bản tiếng Anh (HTML) / English text (HTML).'),
-    replaced_by: { type: 'array', items: relatedDocument, description: 'Bị thay thế bởi / Replaced by.' },
-    replaces: { type: 'array', items: relatedDocument, description: 'Thay thế cho / Replaces.' },
+    replaced_by: {
+      type: 'array',
+      items: relatedDocument,
+      maxItems: RELATED_MAX,
+      description: `Bị thay thế bởi: tối đa ${RELATED_MAX} văn bản mới nhất; tổng số ở relations / Replaced by: the newest ${RELATED_MAX} at most; relations gives how many.`,
+    },
+    replaces: {
+      type: 'array',
+      items: relatedDocument,
+      maxItems: RELATED_MAX,
+      description: `Thay thế cho: tối đa ${RELATED_MAX} văn bản mới nhất; tổng số ở relations / Replaces: the newest ${RELATED_MAX} at most; relations gives how many.`,
+    },
   },
   'Văn bản pháp luật (chi tiết) / Legal document detail.',
 );
 
+/** One direction of the relations: the newest RELATED_MAX documents, and how many there are. */
+const direction = (name: string, vi: string, en: string): Record<string, SchemaObject> => ({
+  [name]: {
+    type: 'array',
+    items: relatedDocument,
+    maxItems: RELATED_MAX,
+    description: `${vi}, mới nhất trước, tối đa ${RELATED_MAX} / ${en}, newest first, at most ${RELATED_MAX}.`,
+  },
+  [`${name}_total`]: {
+    type: 'integer',
+    minimum: 0,
+    description: `Tổng số (${name} liệt kê tối đa ${RELATED_MAX}) / How many in all (${name} lists at most ${RELATED_MAX}).`,
+  },
+});
+
 const relations = record(
   {
-    replaces: {
-      type: 'array',
-      items: relatedDocument,
-      description: 'Văn bản được thay thế / Documents replaced.',
-    },
-    replaced_by: { type: 'array', items: relatedDocument, description: 'Văn bản thay thế / Replaced by.' },
-    cites: {
-      type: 'array',
-      items: relatedDocument,
-      description: 'Văn bản được dẫn chiếu / Documents cited.',
-    },
-    cited_by: { type: 'array', items: relatedDocument, description: 'Văn bản dẫn chiếu / Cited by.' },
+    ...direction('replaces', 'Văn bản được thay thế', 'Documents replaced'),
+    ...direction('replaced_by', 'Văn bản thay thế', 'Replaced by'),
+    ...direction('cites', 'Văn bản được dẫn chiếu', 'Documents cited'),
+    ...direction('cited_by', 'Văn bản dẫn chiếu', 'Cited by'),
   },
   'Quan hệ văn bản / Relations of a document.',
 );

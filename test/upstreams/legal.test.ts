@@ -263,7 +263,17 @@ describe.each(TEST_DATABASES)('legal upstream on $name', (tdb) => {
       expect(older.body.data.status.id).toBe(2);
       const r = await get(`/legal-documents/${rel.from_id}/relations`);
       expect(r.status).toBe(200);
-      expect(Object.keys(r.body.data).sort()).toEqual(['cited_by', 'cites', 'replaced_by', 'replaces']);
+      expect(Object.keys(r.body.data).sort()).toEqual([
+        'cited_by',
+        'cited_by_total',
+        'cites',
+        'cites_total',
+        'replaced_by',
+        'replaced_by_total',
+        'replaces',
+        'replaces_total',
+      ]);
+      expect(r.body.data.replaces_total).toBe(r.body.data.replaces.length);
       const cite = await one<{ from_id: string; to_id: string }>(
         "SELECT from_id, to_id FROM legal_document_relations WHERE kind = 'cites' LIMIT 1",
       );
@@ -277,6 +287,42 @@ describe.each(TEST_DATABASES)('legal upstream on $name', (tdb) => {
           (x: { id: string }) => x.id,
         ),
       ).toContain(cite.from_id);
+    });
+
+    it('lists the newest 500 documents of a direction and counts them all, for a document cited by more', async () => {
+      const target = await one<{ id: string }>('SELECT id FROM legal_documents ORDER BY id LIMIT 1');
+      // The sample holds 300 documents: 250 copies make more citing documents than are listed.
+      const copies = await h.db.query<{ id: string }>(
+        `INSERT INTO legal_documents (id, code, name, database, type_id, field_id, agency_id, status_id, issued_date)
+           SELECT id || 'copy', code, name, database, type_id, field_id, agency_id, status_id, issued_date - 1
+             FROM legal_documents ORDER BY id LIMIT 250 RETURNING id`,
+      );
+      const added = await h.db.query<{ from_id: string }>(
+        `INSERT INTO legal_document_relations (from_id, kind, to_id)
+           SELECT id, 'cites', $1 FROM legal_documents WHERE id <> $1 ORDER BY id LIMIT 520
+           ON CONFLICT DO NOTHING RETURNING from_id`,
+        [target.id],
+      );
+      try {
+        const citing = await h.db.query<{ id: string }>(
+          `SELECT o.id FROM legal_document_relations r JOIN legal_documents o ON o.id = r.from_id
+            WHERE r.to_id = $1 AND r.kind = 'cites' ORDER BY o.issued_date DESC, o.id`,
+          [target.id],
+        );
+        expect(citing.rows.length).toBeGreaterThan(500);
+        const r = await get(`/legal-documents/${target.id}/relations`);
+        expect(r.status).toBe(200);
+        expect(r.body.data.cited_by_total).toBe(citing.rows.length);
+        expect(r.body.data.cited_by.map((x: { id: string }) => x.id)).toEqual(
+          citing.rows.slice(0, 500).map((x) => x.id),
+        );
+      } finally {
+        await h.db.query(
+          `DELETE FROM legal_document_relations WHERE to_id = $1 AND kind = 'cites' AND from_id = ANY($2)`,
+          [target.id, added.rows.map((x) => x.from_id)],
+        );
+        await h.db.query('DELETE FROM legal_documents WHERE id = ANY($1)', [copies.rows.map((x) => x.id)]);
+      }
     });
 
     it('reports the dataset size on _stats', async () => {

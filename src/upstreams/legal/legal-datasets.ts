@@ -3,16 +3,11 @@ import { escapeLike, eq, gte, lte, wordPrefixSearch } from '../../upstream-kit';
 import { ORGANISATION_ALIASES } from '../search-aliases';
 import type { SortContext } from '../../upstream-kit';
 import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
-import { legalRelations } from './legal-relations';
+import { legalRelations, relatedDocuments } from './legal-relations';
 
 const day = (col: string): string => `to_char(${col}, 'YYYY-MM-DD')`;
 const ref = (table: string, col: string): string =>
   `(SELECT json_build_object('id', c.id, 'name', c.name) FROM ${table} c WHERE c.id = ${col})`;
-/** Related documents as {id, code, name, issued_date}, newest first. */
-const related = (self: 'from_id' | 'to_id', other: 'from_id' | 'to_id', kind: string): string =>
-  `(SELECT coalesce(json_agg(json_build_object('id', o.id, 'code', o.code, 'name', o.name, 'issued_date', ${day('o.issued_date')}) ORDER BY o.issued_date DESC, o.id), '[]'::json)
-    FROM legal_document_relations r JOIN legal_documents o ON o.id = r.${other} WHERE r.${self} = d.id AND r.kind = '${kind}')`;
-
 const id = { type: 'integer', min: 1 } as const;
 
 /** Newest first; ties by id, so pages are stable. Also the tie-break of every relevance order. */
@@ -49,8 +44,8 @@ export const legalDocuments: DatasetSpec = {
     signer: 'd.signer',
     content_html: 'd.content_html',
     content_en_html: 'd.content_en_html',
-    replaced_by: related('to_id', 'from_id', 'replaces'),
-    replaces: related('from_id', 'to_id', 'replaces'),
+    replaced_by: relatedDocuments('to_id', 'from_id', 'replaces', 'd.id'),
+    replaces: relatedDocuments('from_id', 'to_id', 'replaces', 'd.id'),
   },
   filters: {
     // A plain equality: it leads the (database, length(name), …) index the relevance walk needs;
