@@ -112,7 +112,8 @@ function buildSearch(spec: DatasetSpec, query: RawQuery, b: Binder): BuiltSearch
   if (!s) return undefined;
   const rawMode = s.modeParam ? nonEmpty(singleValue(query, s.modeParam)) : undefined;
   const modeName = rawMode ?? s.defaultMode;
-  const mode = s.modes[modeName];
+  // Own keys only: search_in=toString must be refused, not found on the object's prototype.
+  const mode = Object.hasOwn(s.modes, modeName) ? s.modes[modeName] : undefined;
   if (!mode)
     throw invalidParam(
       s.modeParam ?? s.param,
@@ -148,7 +149,7 @@ function chooseSort(
   const s = spec.sort;
   if (!s) return undefined;
   const raw = nonEmpty(singleValue(query, s.param)) ?? s.default;
-  const opt = s.options[raw];
+  const opt = Object.hasOwn(s.options, raw) ? s.options[raw] : undefined;
   if (!opt)
     throw invalidParam(
       s.param,

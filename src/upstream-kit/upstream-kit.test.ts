@@ -30,6 +30,7 @@ const things: DatasetSpec = {
   },
   search: {
     param: 'q',
+    modeParam: 'search_in',
     defaultMode: 'both',
     modes: { both: { columns: ['t.name', 't.note'], match: 'words' } },
   },
@@ -173,6 +174,11 @@ describe.each(TEST_DATABASES)('an upstream built with the kit on $name', (tdb) =
       'active=maybe',
       'kind=c',
       'sort=random',
+      // Names of the object's prototype are no option either (they had answered 500).
+      'sort=constructor',
+      'sort=__proto__',
+      'q=luat&search_in=toString',
+      'search_in=constructor',
       'page=abc',
       'q=' + 'x'.repeat(201),
     ])('answers 422 for %s', async (qs) => {
