@@ -120,3 +120,12 @@ export function buildAgencies(provinceNames: readonly string[]): AgencyRow[] {
   for (const p of provinceNames) rows.push({ id: rows.length + 1, name: `Tòa án nhân dân ${p}`, short_name: 'TAND', level: 'court' });
   return rows;
 }
+
+/**
+ * The most related documents a legal document lists in each direction (the detail's replaces and
+ * replaced_by, the four lists of /relations). A law cited as the basis of every provincial
+ * decision has 10⁵ of them: listed whole, one answer would outgrow the gateway's response bound (a
+ * 503) and hand out ids past every paging ceiling. The newest are listed; /relations says how many
+ * there are in all.
+ */
+export const RELATED_MAX = 500;

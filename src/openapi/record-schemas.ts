@@ -1,5 +1,5 @@
 import type { SchemaObject } from './openapi-types';
-import { RELATED_MAX } from '../upstreams/legal/legal-relations';
+import { RELATED_MAX } from '../data/legal-catalogs';
 
 /**
  * Record shapes of the datasets the API reference describes field by field, keyed by dataset path.

@@ -289,37 +289,57 @@ describe.each(TEST_DATABASES)('legal upstream on $name', (tdb) => {
       ).toContain(cite.from_id);
     });
 
-    it('lists the newest 500 documents of a direction and counts them all, for a document cited by more', async () => {
+    it('lists the newest 500 documents of each direction, in the order of sort=newest, counts them all, and bounds the detail alike', async () => {
       const target = await one<{ id: string }>('SELECT id FROM legal_documents ORDER BY id LIMIT 1');
-      // The sample holds 300 documents: 250 copies make more citing documents than are listed.
+      // The sample holds 300 documents: 250 copies, each issued the day its original was (ties
+      // broken by id), make more than are listed.
       const copies = await h.db.query<{ id: string }>(
         `INSERT INTO legal_documents (id, code, name, database, type_id, field_id, agency_id, status_id, issued_date)
-           SELECT id || 'copy', code, name, database, type_id, field_id, agency_id, status_id, issued_date - 1
+           SELECT id || 'copy', code, name, database, type_id, field_id, agency_id, status_id, issued_date
              FROM legal_documents ORDER BY id LIMIT 250 RETURNING id`,
       );
-      const added = await h.db.query<{ from_id: string }>(
+      // Every other document cites the target, and the target replaces every other one.
+      const added = await h.db.query<{ from_id: string; kind: string; to_id: string }>(
         `INSERT INTO legal_document_relations (from_id, kind, to_id)
-           SELECT id, 'cites', $1 FROM legal_documents WHERE id <> $1 ORDER BY id LIMIT 520
-           ON CONFLICT DO NOTHING RETURNING from_id`,
+           SELECT id, 'cites', $1::text FROM legal_documents WHERE id <> $1
+           UNION ALL SELECT $1::text, 'replaces', id FROM legal_documents WHERE id <> $1
+           ON CONFLICT DO NOTHING RETURNING from_id, kind, to_id`,
         [target.id],
       );
       try {
-        const citing = await h.db.query<{ id: string }>(
-          `SELECT o.id FROM legal_document_relations r JOIN legal_documents o ON o.id = r.from_id
-            WHERE r.to_id = $1 AND r.kind = 'cites' ORDER BY o.issued_date DESC, o.id`,
-          [target.id],
-        );
-        expect(citing.rows.length).toBeGreaterThan(500);
+        const newest = async (self: string, other: string, kind: string): Promise<string[]> =>
+          (
+            await h.db.query<{ id: string }>(
+              `SELECT o.id FROM legal_document_relations r JOIN legal_documents o ON o.id = r.${other}
+                WHERE r.${self} = $1 AND r.kind = $2 ORDER BY o.issued_date DESC, o.id DESC`,
+              [target.id, kind],
+            )
+          ).rows.map((x) => x.id);
+        const ids = (list: { id: string }[]): string[] => list.map((x) => x.id);
         const r = await get(`/legal-documents/${target.id}/relations`);
         expect(r.status).toBe(200);
-        expect(r.body.data.cited_by_total).toBe(citing.rows.length);
-        expect(r.body.data.cited_by.map((x: { id: string }) => x.id)).toEqual(
-          citing.rows.slice(0, 500).map((x) => x.id),
-        );
+        for (const [name, self, other, kind] of [
+          ['replaces', 'from_id', 'to_id', 'replaces'],
+          ['replaced_by', 'to_id', 'from_id', 'replaces'],
+          ['cites', 'from_id', 'to_id', 'cites'],
+          ['cited_by', 'to_id', 'from_id', 'cites'],
+        ] as const) {
+          const all = await newest(self, other, kind);
+          expect([name, r.body.data[`${name}_total`], ids(r.body.data[name])]).toEqual([
+            name,
+            all.length,
+            all.slice(0, 500),
+          ]);
+        }
+        expect(r.body.data.cited_by_total).toBeGreaterThan(500);
+        expect(r.body.data.replaces_total).toBeGreaterThan(500);
+        const detail = await get(`/legal-documents/${target.id}`);
+        expect(ids(detail.body.data.replaces)).toEqual(ids(r.body.data.replaces));
       } finally {
         await h.db.query(
-          `DELETE FROM legal_document_relations WHERE to_id = $1 AND kind = 'cites' AND from_id = ANY($2)`,
-          [target.id, added.rows.map((x) => x.from_id)],
+          `DELETE FROM legal_document_relations
+            WHERE (from_id, kind, to_id) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]))`,
+          [added.rows.map((x) => x.from_id), added.rows.map((x) => x.kind), added.rows.map((x) => x.to_id)],
         );
         await h.db.query('DELETE FROM legal_documents WHERE id = ANY($1)', [copies.rows.map((x) => x.id)]);
       }

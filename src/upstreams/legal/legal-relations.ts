@@ -1,27 +1,27 @@
 import type { Queryable } from '../../db/db';
-
-/**
- * The most related documents listed in each direction. A law cited as the basis of every
- * provincial decision has 10⁵ of them: listed whole, one answer would outgrow the gateway's
- * response bound (a 503) and hand out ids past every paging ceiling. The newest are listed; the
- * relations answer says how many there are in all.
- */
-export const RELATED_MAX = 500;
+import { RELATED_MAX } from '../../data/legal-catalogs';
 
 type End = 'from_id' | 'to_id';
 type Kind = 'replaces' | 'cites';
 
-const joined = (self: End, other: End, kind: Kind, ownId: string): string =>
-  `legal_document_relations r JOIN legal_documents o ON o.id = r.${other} WHERE r.${self} = ${ownId} AND r.kind = '${kind}'`;
+/** The list's "newest" order, so the documents listed are the first of what sort=newest would show. */
+const NEWEST = 'o.issued_date DESC, o.id DESC';
 
-/** The documents related to `ownId` (an SQL expression) in one direction, as {id, code, name, issued_date}, newest first. */
+/**
+ * The newest RELATED_MAX documents related to `ownId` (an SQL expression) in one direction, with
+ * `total`, the count of all of them, taken in the same pass (a window runs before the LIMIT).
+ */
+const newestRelated = (self: End, other: End, kind: Kind, ownId: string): string =>
+  `SELECT o.id, o.code, o.name, o.issued_date, count(*) OVER () AS total
+     FROM legal_document_relations r JOIN legal_documents o ON o.id = r.${other}
+    WHERE r.${self} = ${ownId} AND r.kind = '${kind}'
+    ORDER BY ${NEWEST} LIMIT ${RELATED_MAX}`;
+
+const asList = `coalesce(json_agg(json_build_object('id', o.id, 'code', o.code, 'name', o.name, 'issued_date', to_char(o.issued_date, 'YYYY-MM-DD')) ORDER BY ${NEWEST}), '[]'::json)`;
+
+/** The documents related to `ownId` in one direction, as {id, code, name, issued_date}, newest first. */
 export const relatedDocuments = (self: End, other: End, kind: Kind, ownId: string): string =>
-  `(SELECT coalesce(json_agg(json_build_object('id', o.id, 'code', o.code, 'name', o.name, 'issued_date', to_char(o.issued_date, 'YYYY-MM-DD')) ORDER BY o.issued_date DESC, o.id), '[]'::json)
-    FROM (SELECT o.id, o.code, o.name, o.issued_date FROM ${joined(self, other, kind, ownId)}
-      ORDER BY o.issued_date DESC, o.id LIMIT ${RELATED_MAX}) o)`;
-
-const total = (self: End, other: End, kind: Kind): string =>
-  `(SELECT count(*)::int FROM ${joined(self, other, kind, '$1')})`;
+  `(SELECT ${asList} FROM (${newestRelated(self, other, kind, ownId)}) o)`;
 
 const DIRECTIONS: [name: string, self: End, other: End, kind: Kind][] = [
   ['replaces', 'from_id', 'to_id', 'replaces'],
@@ -30,10 +30,12 @@ const DIRECTIONS: [name: string, self: End, other: End, kind: Kind][] = [
   ['cited_by', 'to_id', 'from_id', 'cites'],
 ];
 
-const SQL = `SELECT ${DIRECTIONS.map(
-  ([name, self, other, kind]) =>
-    `${relatedDocuments(self, other, kind, '$1')} AS ${name}, ${total(self, other, kind)} AS ${name}_total`,
-).join(',\n  ')}`;
+// One row: each direction a derived table of one row (an aggregate without GROUP BY).
+const SQL = `SELECT ${DIRECTIONS.map(([name]) => `${name}.list AS ${name}, ${name}.total AS ${name}_total`).join(', ')}
+  FROM ${DIRECTIONS.map(
+    ([name, self, other, kind]) =>
+      `(SELECT ${asList} AS list, coalesce(max(o.total), 0)::int AS total FROM (${newestRelated(self, other, kind, '$1')}) o) ${name}`,
+  ).join(',\n    ')}`;
 
 /**
  * GET /legal-documents/{id}/relations: the four directions of the replacement and citation graph,
