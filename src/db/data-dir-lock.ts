@@ -2,7 +2,22 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirError, unusableDataDir } from '../util/data-dir';
 
-const LOCK_FILE = '.pglite.lock';
+/** A lock file in DATA_DIR: what holds it, and how a second claimant is told. */
+export interface DataDirLock {
+  file: string;
+  /** What the lock keeps to one process, for the messages ("the database", "the usage counters"). */
+  what: string;
+  /** The refusal of a second process while `pid` holds it. */
+  inUse(dataDir: string, pid: number): string;
+}
+
+export const PGLITE_LOCK: DataDirLock = {
+  file: '.pglite.lock',
+  what: 'the database',
+  inUse: (dataDir, pid) =>
+    `the database in ${dataDir} is in use by process ${pid} (a running server?): PGlite allows one ` +
+    'process at a time; stop it first, or use DATABASE_URL',
+};
 
 /** Another live process holds the PGlite directory. */
 export class DataDirInUseError extends DataDirError {}
@@ -25,27 +40,22 @@ function holder(file: string): number | undefined {
   }
 }
 
-function inUse(dataDir: string, pid: number): DataDirInUseError {
-  return new DataDirInUseError(
-    `the database in ${dataDir} is in use by process ${pid} (a running server?): PGlite allows one ` +
-      'process at a time; stop it first, or use DATABASE_URL',
-  );
-}
-
 /** Throws as lockDataDir would if another live process holds the directory; claims nothing. */
-export function assertDataDirFree(dataDir: string): void {
-  const pid = holder(join(dataDir, LOCK_FILE));
-  if (pid !== undefined && pid !== process.pid && alive(pid)) throw inUse(dataDir, pid);
+export function assertDataDirFree(dataDir: string, lock: DataDirLock = PGLITE_LOCK): void {
+  const pid = holder(join(dataDir, lock.file));
+  if (pid !== undefined && pid !== process.pid && alive(pid))
+    throw new DataDirInUseError(lock.inUse(dataDir, pid));
 }
 
 /**
- * Claims a PGlite directory for this process and returns its release. PGlite is one process's
- * database: a second process on the same files (the importer while `npm start` runs) writes rows
- * that the first never sees and that its next checkpoint may lose. A lock whose process is gone is
- * stale and taken over; so is one naming this process's own pid (pid 1 of a restarted container).
+ * Claims `lock` in a directory for this process and returns its release: by default the PGlite
+ * directory, one process's database, where a second process on the same files (the importer while
+ * `npm start` runs) writes rows that the first never sees and that its next checkpoint may lose. A
+ * lock whose process is gone is stale and taken over; so is one naming this process's own pid (pid
+ * 1 of a restarted container).
  */
-export function lockDataDir(dataDir: string): () => void {
-  const file = join(dataDir, LOCK_FILE);
+export function lockDataDir(dataDir: string, lock: DataDirLock = PGLITE_LOCK): () => void {
+  const file = join(dataDir, lock.file);
   const mine = String(process.pid);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -56,9 +66,10 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw unusableDataDir(dataDir, err);
       const pid = holder(file);
-      if (pid !== undefined && pid !== process.pid && alive(pid)) throw inUse(dataDir, pid);
+      if (pid !== undefined && pid !== process.pid && alive(pid))
+        throw new DataDirInUseError(lock.inUse(dataDir, pid));
       rmSync(file, { force: true });
     }
   }
-  throw new DataDirInUseError(`could not claim the database in ${dataDir}: ${file} keeps coming back`);
+  throw new DataDirInUseError(`could not claim ${lock.what} in ${dataDir}: ${file} keeps coming back`);
 }

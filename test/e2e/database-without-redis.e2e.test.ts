@@ -8,6 +8,7 @@ import {
   createE2eSchema,
   newAccount,
   pointUpstreamsAt,
+  spawnProduct,
   startProductProcess,
   tempConfig,
 } from './product-process';
@@ -32,7 +33,7 @@ describe('a gateway on PostgreSQL without Redis', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('keeps the usage counted before a restart: the month, the day and the full-text documents', async () => {
+  it('keeps the usage counted before a restart (the month, the day, the full-text documents), and no second gateway shares them', async () => {
     const env = {
       CONFIG_DIR: tempConfig((docs) => pointUpstreamsAt(docs, stub.url)),
       DATABASE_URL: schema.databaseUrl,
@@ -51,6 +52,12 @@ describe('a gateway on PostgreSQL without Redis', () => {
     }
     const again = await startProductProcess(env);
     try {
+      // A second gateway on the same DATA_DIR would replace these counts with its own.
+      const second = spawnProduct(env);
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(
+        `the usage counters in ${env.DATA_DIR} are kept by process ${again.child.pid}`,
+      );
       const me = await apiGet(again, '/v1/me', key);
       expect((me.body.data as { quota: Record<string, number> }).quota).toMatchObject({
         monthly_used: 2,
