@@ -27,13 +27,15 @@ export interface CreditLedger {
    * Gives back what that request spent; nothing if it spent nothing; once at most. When the
    * database cannot take it now, it is kept and given later (and resolves).
    */
-  refundSpend(accountId: string, requestId: string): Promise<void>;
+  refundSpend(accountId: string, requestId: string, reqId?: string): Promise<void>;
 }
 
 /** A refund of a spend: the account and the gateway's id of the request that spent. */
 export interface SpendRef {
   accountId: string;
   requestId: string;
+  /** The request's X-Request-Id, for the log lines of a refund kept or given up. */
+  reqId?: string;
 }
 
 export interface SqlCreditLedgerOptions {
@@ -146,8 +148,8 @@ export class SqlCreditLedger implements CreditLedger {
     }
   }
 
-  async refundSpend(accountId: string, requestId: string): Promise<void> {
-    const ref = { accountId, requestId };
+  async refundSpend(accountId: string, requestId: string, reqId?: string): Promise<void> {
+    const ref: SpendRef = { accountId, requestId, ...(reqId !== undefined ? { reqId } : {}) };
     try {
       await this.giveBack(ref);
     } catch (err) {

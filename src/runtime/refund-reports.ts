@@ -2,9 +2,10 @@ import type { GatewayMetrics } from '../observability/gateway-metrics';
 import type { Logger } from '../util/logger';
 import { errorText } from '../util/error-text';
 
-/** What a kept refund is about: the account whose call or credit it gives back. */
+/** What a kept refund is about: the account whose call or credit it gives back, and the call. */
 interface RefundRef {
   accountId: string;
+  reqId?: string;
 }
 
 /**
@@ -21,10 +22,10 @@ export function refundReports(
 } {
   return {
     onRefundKept: (ref, cause) =>
-      logger.warn({ account_id: ref.accountId, err: errorText(cause) }, lines.kept),
+      logger.warn({ account_id: ref.accountId, req_id: ref.reqId, err: errorText(cause) }, lines.kept),
     onRefundLost: (ref, cause) => {
       metrics.quotaRefundFailures.inc();
-      logger.error({ account_id: ref.accountId, err: errorText(cause) }, lines.lost);
+      logger.error({ account_id: ref.accountId, req_id: ref.reqId, err: errorText(cause) }, lines.lost);
     },
   };
 }

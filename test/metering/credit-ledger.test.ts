@@ -136,9 +136,16 @@ describe.each(TEST_DATABASES)('SqlCreditLedger on $name', (testDb) => {
           : db.transaction(fn),
     };
     const kept: string[] = [];
-    const flakyLedger = new SqlCreditLedger(flaky, { onRefundKept: (r) => kept.push(r.requestId) });
-    await expect(flakyLedger.refundSpend('acc_away', 'rq-away')).resolves.toBeUndefined();
-    expect([kept, flakyLedger.keptRefunds(), await ledger.balance('acc_away')]).toEqual([['rq-away'], 1, 3]);
+    const flakyLedger = new SqlCreditLedger(flaky, {
+      onRefundKept: (r) => kept.push(`${r.requestId} ${String(r.reqId)}`),
+    });
+    // The third argument is the call's X-Request-Id: only the log line of the kept refund names it.
+    await expect(flakyLedger.refundSpend('acc_away', 'rq-away', 'client-req-1')).resolves.toBeUndefined();
+    expect([kept, flakyLedger.keptRefunds(), await ledger.balance('acc_away')]).toEqual([
+      ['rq-away client-req-1'],
+      1,
+      3,
+    ]);
     away = false;
     const until = Date.now() + 5000;
     while (flakyLedger.keptRefunds() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));

@@ -232,6 +232,7 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
       const input: ReserveInput = {
         accountId: account.id,
         requestId: ctx.meterId,
+        reqId: ctx.requestId,
         cost: route.subresource ? route.subresource.cost : ds.cost,
         limits: plan.meterLimits,
         windows,

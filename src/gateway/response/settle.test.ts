@@ -1,9 +1,15 @@
+import { EventEmitter } from 'node:events';
 import request from 'supertest';
+import { capturedLog } from '../../../test/support/captured-log';
 import { startHarness } from '../../../test/support/gateway-harness';
 import type { Harness } from '../../../test/support/gateway-harness';
 import { smallPlan } from '../../../test/support/small-plan';
 import { MemoryMeterStore } from '../../metering/memory-meter-store';
-import type { RefundInput } from '../../metering/meter-store';
+import { FailoverMeterStore } from '../../metering/failover-meter-store';
+import type { RefundInput, ReserveInput, ReserveResult } from '../../metering/meter-store';
+import { createGatewayMetrics } from '../../observability/gateway-metrics';
+import { refundReports } from '../../runtime/refund-reports';
+import type { RedisClient } from '../../stores/redis-client';
 import { StoreUnavailableError } from '../../metering/meter-store';
 
 /** Counters whose refunds fail, as Redis does when it goes away between a call and its settling. */
@@ -33,5 +39,48 @@ describe('settling a call that must not count: errors', () => {
     expect(await h.deps.credits.balance(acc.id)).toBe(2);
     const text = await h.deps.metrics.registry.getSingleMetricAsString('lookup_quota_refund_failures_total');
     expect(text).toMatch(/lookup_quota_refund_failures_total [1-9]/);
+  });
+});
+
+/** Counted in Redis (`shared`), whose refunds cannot reach it: the failover store keeps them. */
+class SharedRefundsFail extends MemoryMeterStore {
+  override async reserve(input: ReserveInput): Promise<ReserveResult> {
+    return { ...(await super.reserve(input)), shared: true };
+  }
+  override refund(_input: RefundInput): Promise<{ applied: boolean }> {
+    return Promise.reject(new StoreUnavailableError('counters unreachable'));
+  }
+}
+
+describe('settling a call that must not count: the log of a refund Redis cannot take', () => {
+  it("names the call's X-Request-Id, so the calls left counted can be found", async () => {
+    const { logger, lines } = capturedLog();
+    const reports = refundReports(logger, createGatewayMetrics({ defaultMetrics: false }), {
+      kept: 'refund kept until redis answers',
+      lost: 'refund lost: the call stays counted',
+    });
+    const meter = new FailoverMeterStore({
+      primary: new SharedRefundsFail(),
+      fallback: new MemoryMeterStore(),
+      // Never 'ready': the kept refund stays kept.
+      redis: new EventEmitter() as unknown as RedisClient,
+      policy: 'open',
+      onRefundKept: reports.onRefundKept,
+      onRefundLost: reports.onRefundLost,
+    });
+    const kept = await startHarness(() => undefined, meter);
+    try {
+      const acc = await kept.account('free');
+      const failed = await request(kept.gw.app)
+        .get('/v1/legal-documents?q=boom')
+        .set('X-Api-Key', acc.key)
+        .set('X-Request-Id', 'req-kept-1');
+      expect(failed.status).toBe(503);
+      expect(lines.map((l) => [l.msg, l.req_id, l.account_id])).toEqual([
+        ['refund kept until redis answers', 'req-kept-1', acc.id],
+      ]);
+    } finally {
+      await kept.close();
+    }
   });
 });

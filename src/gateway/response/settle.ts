@@ -64,7 +64,7 @@ async function giveBack(
   }
   if (creditBack) {
     try {
-      await deps.credits.refundSpend(back.accountId, ctx.meterId);
+      await deps.credits.refundSpend(back.accountId, ctx.meterId, ctx.requestId);
       if (ctx.creditsLeft !== undefined) ctx.creditsLeft += ctx.reservation!.result.creditCalls;
     } catch (err) {
       refunded = false;
