@@ -43,4 +43,16 @@ describe('gateway metrics: series an alert reads exist before their first event'
     expect(out).toContain('lookup_upstream_failures_total{upstream="directory",reason="bad_body"} 0');
     expect(out.match(/^lookup_upstream_failures_total\{/gm)).toHaveLength(16);
   });
+
+  it("drops a dataset's size-unknown series when a reload removes the dataset, and keeps the others'", async () => {
+    const m = createGatewayMetrics({ defaultMetrics: false });
+    const ds = (path: string) => [path, { path, bulkWatch: true }] as const;
+    m.seed({ datasets: new Map([ds('legal-documents'), ds('preschools')]), upstreams: new Map() });
+    m.datasetSizeUnknown.set({ dataset: 'legal-documents' }, 1);
+    m.datasetSizeUnknown.set({ dataset: 'preschools' }, 1);
+    m.seed({ datasets: new Map([ds('legal-documents')]), upstreams: new Map() }); // a reload
+    const out = await text(m);
+    expect(out).toContain('lookup_dataset_size_unknown{dataset="legal-documents"} 1');
+    expect(out).not.toContain('lookup_dataset_size_unknown{dataset="preschools"}');
+  });
 });
