@@ -103,10 +103,18 @@ export function serveClusterMetrics(cluster: Cluster, timeoutMs = 5_000): void {
   });
 
   cluster.on('exit', (worker) => {
-    // Retired first, so that a collection this exit completes counts the worker once.
-    const seen = lastSeen.get(worker.id);
+    // Its newest counts: an answer to a collection still running is newer than the last one seen.
+    // They are retired, and taken out of those collections, which would otherwise put the worker
+    // back among the ones seen and count it twice, then and at every later scrape.
+    let newest = lastSeen.get(worker.id);
+    // Collections are numbered as they start: the last one answered holds the newest counts.
+    for (const [, c] of [...collections].sort(([a], [b]) => a - b)) {
+      newest = c.answers.get(worker.id) ?? newest;
+      c.answers.delete(worker.id);
+    }
     lastSeen.delete(worker.id);
-    if (seen) retire(monotonic(seen));
+    // Retired first, so that a collection this exit completes counts the worker once.
+    if (newest) retire(monotonic(newest));
     for (const c of collections.values()) {
       if (c.waiting.delete(worker.id) && c.waiting.size === 0) c.done();
     }
