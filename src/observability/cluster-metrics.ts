@@ -85,7 +85,9 @@ export function serveClusterMetrics(cluster: Cluster, timeoutMs = 5_000): void {
   cluster.on('message', (worker, message: unknown) => {
     if (isMetricsAnswer(message)) {
       const c = collections.get(message.requestId);
-      if (!c) return;
+      // Not waited for: a worker whose exit was handled first (IPC does not order an answer before
+      // the exit), whose counts are retired; taken, it would be counted twice from then on.
+      if (!c?.waiting.has(worker.id)) return;
       if (message.error !== undefined) return c.done(new Error(message.error));
       c.answers.set(worker.id, message.metrics ?? []);
       c.waiting.delete(worker.id);
@@ -107,8 +109,8 @@ export function serveClusterMetrics(cluster: Cluster, timeoutMs = 5_000): void {
     // They are retired, and taken out of those collections, which would otherwise put the worker
     // back among the ones seen and count it twice, then and at every later scrape.
     let newest = lastSeen.get(worker.id);
-    // Collections are numbered as they start: the last one answered holds the newest counts.
-    for (const [, c] of [...collections].sort(([a], [b]) => a - b)) {
+    // In the order the collections started: the last one answered holds the newest counts.
+    for (const c of collections.values()) {
       newest = c.answers.get(worker.id) ?? newest;
       c.answers.delete(worker.id);
     }
