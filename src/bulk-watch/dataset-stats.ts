@@ -94,8 +94,11 @@ export class DatasetStats {
       reason = (err as Error).message;
     }
     this.failedAt.set(path, this.clock.now());
-    // A size known before stays in use (and the gauge at 0); none ever known: no lock on this dataset.
-    if (!this.sizes.has(path)) this.metrics?.datasetSizeUnknown.set({ dataset: path }, 1);
+    // A size known before stays in use (and the gauge at 0); none ever known: no lock on this
+    // dataset. Said only while the dataset is watched: a reload during the lookup may have removed
+    // it, or its watch, and the series with it.
+    const watched = this.config().datasets.get(path)?.bulkWatch === true;
+    if (!this.sizes.has(path) && watched) this.metrics?.datasetSizeUnknown.set({ dataset: path }, 1);
     this.logger?.warn(
       { dataset: path, upstream: ds.upstream, reason, last_known: this.sizes.get(path)?.total ?? null },
       "dataset size unknown: its upstream's /_stats did not give it",

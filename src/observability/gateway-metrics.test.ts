@@ -44,15 +44,29 @@ describe('gateway metrics: series an alert reads exist before their first event'
     expect(out.match(/^lookup_upstream_failures_total\{/gm)).toHaveLength(16);
   });
 
-  it("drops a dataset's size-unknown series when a reload removes the dataset, and keeps the others'", async () => {
+  it("drops a dataset's size-unknown series when a reload removes the dataset or its watch, and keeps the others'", async () => {
     const m = createGatewayMetrics({ defaultMetrics: false });
-    const ds = (path: string) => [path, { path, bulkWatch: true }] as const;
-    m.seed({ datasets: new Map([ds('legal-documents'), ds('preschools')]), upstreams: new Map() });
-    m.datasetSizeUnknown.set({ dataset: 'legal-documents' }, 1);
-    m.datasetSizeUnknown.set({ dataset: 'preschools' }, 1);
-    m.seed({ datasets: new Map([ds('legal-documents')]), upstreams: new Map() }); // a reload
+    const ds = (path: string, bulkWatch = true): [string, { path: string; bulkWatch: boolean }] => [
+      path,
+      { path, bulkWatch },
+    ];
+    m.seed({
+      datasets: new Map([ds('legal-documents'), ds('preschools'), ds('kindergartens')]),
+      upstreams: new Map(),
+    });
+    for (const dataset of ['legal-documents', 'preschools', 'kindergartens'])
+      m.datasetSizeUnknown.set({ dataset }, 1);
+    // A reload: preschools removed, kindergartens no longer watched.
+    m.seed({
+      datasets: new Map([
+        ds('legal-documents'),
+        ['kindergartens', { path: 'kindergartens', bulkWatch: false }],
+      ]),
+      upstreams: new Map(),
+    });
     const out = await text(m);
-    expect(out).toContain('lookup_dataset_size_unknown{dataset="legal-documents"} 1');
-    expect(out).not.toContain('lookup_dataset_size_unknown{dataset="preschools"}');
+    expect(out.match(/^lookup_dataset_size_unknown\{.*$/gm)).toEqual([
+      'lookup_dataset_size_unknown{dataset="legal-documents"} 1',
+    ]);
   });
 });

@@ -176,18 +176,18 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
     "Calls waiting in the gateway for one of the upstream's pool_size connections: above 0 for long, the pool or the upstream is too small for the traffic.",
     (l) => l.queued,
   );
-  let seededDatasets = new Set<string>();
+  let watchedDatasets = new Set<string>();
   return {
     ...m,
     readUpstreamLoad(source) {
       loadSource = source;
     },
     seed({ datasets, upstreams }) {
-      // A dataset a reload removed leaves no "size unknown" behind: an alert on it would fire
-      // until the next start.
-      for (const path of seededDatasets)
-        if (!datasets.has(path)) m.datasetSizeUnknown.remove({ dataset: path });
-      seededDatasets = new Set(datasets.keys());
+      // A dataset a reload removed, or stopped watching, leaves no "size unknown" behind: an alert
+      // on it would fire until the next start.
+      for (const path of watchedDatasets)
+        if (!datasets.get(path)?.bulkWatch) m.datasetSizeUnknown.remove({ dataset: path });
+      watchedDatasets = new Set([...datasets.values()].filter((d) => d.bulkWatch).map((d) => d.path));
       for (const ds of datasets.values()) if (ds.bulkWatch) m.bulkLocks.inc({ dataset: ds.path }, 0);
       for (const upstream of upstreams.keys())
         for (const reason of UPSTREAM_FAILURE_REASONS) m.upstreamFailures.inc({ upstream, reason }, 0);
