@@ -19,7 +19,7 @@ export const PGLITE_LOCK: DataDirLock = {
     'process at a time; stop it first, or use DATABASE_URL',
 };
 
-/** Another live process holds the PGlite directory. */
+/** Another live process holds a lock of the directory (PGlite's, or the usage counters'). */
 export class DataDirInUseError extends DataDirError {}
 
 function alive(pid: number): boolean {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirInUseError } from '../db/data-dir-lock';
@@ -14,7 +14,7 @@ const said = (lines: Record<string, unknown>[]): string[] =>
   lines.map((l) => `${String(l.level)} ${String(l.msg)}`);
 
 describe('usage counters kept in DATA_DIR', () => {
-  it('refuses to keep a file another live process keeps, and takes over one whose process is gone', () => {
+  it('refuses to keep a file another live process keeps, takes over one whose process is gone, and lets it go when it stops', () => {
     const dir = join(root, 'data');
     mkdirSync(dir);
     const file = join(dir, 'usage-counters.json');
@@ -26,7 +26,10 @@ describe('usage counters kept in DATA_DIR', () => {
       ),
     );
     writeFileSync(`${file}.lock`, '999999999');
-    keepCounters(new MemoryMeterStore(), file, capturedLog().logger).close();
+    const kept = keepCounters(new MemoryMeterStore(), file, capturedLog().logger);
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid));
+    kept.close();
+    expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
   it('serves without keeping them when DATA_DIR cannot be made, and says so once', () => {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { DataDirInUseError, lockDataDir } from '../db/data-dir-lock';
+import { DataDirInUseError, assertDataDirFree, lockDataDir } from '../db/data-dir-lock';
 import type { DataDirLock } from '../db/data-dir-lock';
 import type { MemoryMeterStore } from '../metering/memory-meter-store';
 import type { Logger } from '../util/logger';
@@ -28,6 +28,14 @@ const countersLock = (file: string): DataDirLock => ({
     `the usage counters in ${dataDir} are kept by process ${pid} (another gateway without REDIS_URL?): ` +
     'one process at a time; give each its own DATA_DIR, or set REDIS_URL',
 });
+
+/**
+ * Refuses at once when another live process keeps `file`: called before the start migrates and
+ * seeds, so a second gateway stops naming the first instead of after all that. Claims nothing.
+ */
+export function assertCountersFree(file: string): void {
+  assertDataDirFree(dirname(file), countersLock(file));
+}
 
 export function keepCounters(
   store: MemoryMeterStore,
@@ -63,7 +71,7 @@ export function keepCounters(
   // Atomically: a temporary file, then a rename.
   const save = (): void => {
     try {
-      const tmp = `${file}.${process.pid}.tmp`;
+      const tmp = `${file}.tmp`;
       writeFileSync(tmp, JSON.stringify(store.snapshot()), { mode: 0o600 });
       renameSync(tmp, file);
       if (failing) logger.info({ file }, 'usage counters saved again');

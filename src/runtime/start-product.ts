@@ -21,6 +21,7 @@ import { configFingerprint, loadConfig, watchConfigDir } from './config-source';
 import { createDemoAccounts, findDemoAccounts } from './demo-accounts';
 import { localUpstreamPorts, startLocalUpstreams } from './local-upstreams';
 import { startBanner } from './start-banner';
+import { assertCountersFree } from './counter-snapshot';
 import { createCounterStores } from './stores';
 import { createGatewayServices } from './gateway-services';
 import { UpstreamHealth } from './upstream-health';
@@ -118,6 +119,8 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       ],
       logger,
     );
+  const countersFile = opts.redisUrl ? undefined : join(opts.dataDir, 'usage-counters.json');
+  if (countersFile) assertCountersFree(countersFile);
   const db = await openDb({
     databaseUrl: opts.databaseUrl,
     dataDir: opts.dataDir,
@@ -138,7 +141,7 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
     logger,
     metrics,
     // Counted in this process alone (no Redis), with or without PostgreSQL: kept across restarts.
-    ...(opts.redisUrl ? {} : { countersFile: join(opts.dataDir, 'usage-counters.json') }),
+    ...(countersFile ? { countersFile } : {}),
   });
   const { accounts, keyCache, credits, identity, bulkWatch, unsubscribe } = await createGatewayServices({
     db,
