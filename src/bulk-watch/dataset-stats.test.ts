@@ -105,36 +105,42 @@ describe('dataset sizes for the bulk watch', () => {
     }
   });
 
-  it('does not say a size is unknown for a dataset a reload removed from the watch during the lookup', async () => {
-    let config = configAt('http://127.0.0.1:1');
-    const upstream = createServer((_req, res) => {
-      // The reload comes while the upstream answers.
-      config = compileConfig(
-        (() => {
-          const raw = loadRawConfig(join(__dirname, '..', '..', 'config'));
-          const ds = raw.datasets.datasets.find((d) => d.path === 'bailiff-offices')!;
-          ds.bulk_watch = false;
-          return raw;
-        })(),
-      );
-      res.writeHead(503, { 'content-type': 'application/json' });
-      res.end('{"code":"unavailable"}');
-    });
-    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
-    try {
-      config = configAt(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
-      const metrics = createGatewayMetrics({ defaultMetrics: false });
-      const stats = new DatasetStats(
-        () => config,
-        new ManualClock(Date.now()),
-        undefined,
-        undefined,
-        metrics,
-      );
-      expect(await stats.refresh('bailiff-offices')).toBeUndefined();
-      expect((await metrics.datasetSizeUnknown.get()).values).toEqual([]);
-    } finally {
-      upstream.close();
-    }
-  });
+  it.each([
+    [503, { code: 'unavailable' }],
+    [200, { total: 5 }],
+  ])(
+    'leaves no size series for a dataset a reload removed from the watch during the lookup (answer %s)',
+    async (status, body) => {
+      let config = configAt('http://127.0.0.1:1');
+      const upstream = createServer((_req, res) => {
+        // The reload comes while the upstream answers.
+        config = compileConfig(
+          (() => {
+            const raw = loadRawConfig(join(__dirname, '..', '..', 'config'));
+            const ds = raw.datasets.datasets.find((d) => d.path === 'bailiff-offices')!;
+            ds.bulk_watch = false;
+            return raw;
+          })(),
+        );
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      });
+      await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+      try {
+        config = configAt(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+        const metrics = createGatewayMetrics({ defaultMetrics: false });
+        const stats = new DatasetStats(
+          () => config,
+          new ManualClock(Date.now()),
+          undefined,
+          undefined,
+          metrics,
+        );
+        await stats.refresh('bailiff-offices');
+        expect((await metrics.datasetSizeUnknown.get()).values).toEqual([]);
+      } finally {
+        upstream.close();
+      }
+    },
+  );
 });

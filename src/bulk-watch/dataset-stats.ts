@@ -53,6 +53,14 @@ export class DatasetStats {
     return at !== undefined && this.clock.now() - at < STATS_RETRY_MS;
   }
 
+  /**
+   * Whether the dataset is watched now: a reload during a lookup may have removed it, or its watch,
+   * and its series with it, which the lookup's end must not bring back.
+   */
+  private watched(path: string): boolean {
+    return this.config().datasets.get(path)?.bulkWatch === true;
+  }
+
   refresh(path: string): Promise<number | undefined> {
     const running = this.loading.get(path);
     if (running) return running;
@@ -82,7 +90,7 @@ export class DatasetStats {
       if (r.ok && typeof total === 'number' && Number.isSafeInteger(total) && total >= 0) {
         this.sizes.set(path, { total, at: this.clock.now() });
         this.failedAt.delete(path);
-        this.metrics?.datasetSizeUnknown.set({ dataset: path }, 0);
+        if (this.watched(path)) this.metrics?.datasetSizeUnknown.set({ dataset: path }, 0);
         return total;
       }
       // unknown_endpoint: the upstream does not serve the dataset at all (a datasets.yaml entry
@@ -94,11 +102,9 @@ export class DatasetStats {
       reason = (err as Error).message;
     }
     this.failedAt.set(path, this.clock.now());
-    // A size known before stays in use (and the gauge at 0); none ever known: no lock on this
-    // dataset. Said only while the dataset is watched: a reload during the lookup may have removed
-    // it, or its watch, and the series with it.
-    const watched = this.config().datasets.get(path)?.bulkWatch === true;
-    if (!this.sizes.has(path) && watched) this.metrics?.datasetSizeUnknown.set({ dataset: path }, 1);
+    // A size known before stays in use (and the gauge at 0); none ever known: no lock on this dataset.
+    if (!this.sizes.has(path) && this.watched(path))
+      this.metrics?.datasetSizeUnknown.set({ dataset: path }, 1);
     this.logger?.warn(
       { dataset: path, upstream: ds.upstream, reason, last_known: this.sizes.get(path)?.total ?? null },
       "dataset size unknown: its upstream's /_stats did not give it",

@@ -58,10 +58,7 @@ describe('gateway metrics: series an alert reads exist before their first event'
       m.datasetSizeUnknown.set({ dataset }, 1);
     // A reload: preschools removed, kindergartens no longer watched.
     m.seed({
-      datasets: new Map([
-        ds('legal-documents'),
-        ['kindergartens', { path: 'kindergartens', bulkWatch: false }],
-      ]),
+      datasets: new Map([ds('legal-documents'), ds('kindergartens', false)]),
       upstreams: new Map(),
     });
     const out = await text(m);
