@@ -94,6 +94,24 @@ describe('a start whose port is taken', () => {
   });
 });
 
+describe('a start on usage counters another gateway keeps', () => {
+  it('refuses before it opens the database, so nothing is migrated under the gateway keeping them', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lookup-counters-held-'));
+    try {
+      const options = testProductOptions(root, await copyConfig(root));
+      mkdirSync(options.dataDir, { recursive: true });
+      // Kept by a live process (this test's parent), and a database that would refuse the start if
+      // it were reached first.
+      writeFileSync(join(options.dataDir, 'usage-counters.json.lock'), String(process.ppid));
+      await expect(
+        startProduct({ ...options, databaseUrl: 'postgres://postgres@127.0.0.1:1/nowhere' }),
+      ).rejects.toThrow(`the usage counters in ${options.dataDir} are kept by process ${process.ppid}`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a data directory open to others', () => {
   it('is closed to all but its owner at start, with a warning, since PGlite writes world-writable files in it', async () => {
     const { logger, lines } = capturedLog();
