@@ -44,6 +44,23 @@ describe('route: happy path', () => {
 });
 
 describe('route: errors', () => {
+  it.each([
+    '/v1/legal-documents/..',
+    '/v1/legal-documents/%2e%2e',
+    '/v1/legal-documents/.',
+    '/v1/legal-documents/vb_1/..',
+  ])(
+    'answers a dot segment (%s) as a mistyped endpoint: 404 not_found before authentication, which costs nothing',
+    async (path) => {
+      const res = await request(h.gw.app).get(path).set('X-Api-Key', key);
+      expect([res.status, res.body.code, res.headers['x-quota-remaining']]).toEqual([
+        404,
+        'not_found',
+        undefined,
+      ]);
+    },
+  );
+
   it('answers an unknown dataset with 404 not_found before authentication', async () => {
     const res = await request(h.gw.app).get('/v1/unknown-things');
     expect(res.status).toBe(404);

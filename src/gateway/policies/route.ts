@@ -32,6 +32,9 @@ function findDataset(config: RuntimeConfig, segs: string[]): [CompiledDataset, s
 }
 
 export function resolveRoute(config: RuntimeConfig, segs: string[]): ResolvedRoute | undefined {
+  // A dot segment (".", "..", or encoded) is path syntax a client left unresolved, never an id:
+  // a mistyped endpoint, which costs nothing, as /v1/./legal-documents already was.
+  if (segs.some((s) => s === '.' || s === '..')) return undefined;
   if (segs.length === 1 && segs[0] === 'me') return { kind: 'me', label: 'me' };
   if (segs.length === 1 && segs[0] === 'datasets') return { kind: 'datasets', label: 'datasets' };
   const found = findDataset(config, segs);
