@@ -76,7 +76,7 @@ async function creditsSpent(
   balance: number,
 ): Promise<ApiError> {
   const r = ctx.reservation!;
-  const back = refundFor(r.input, r.result);
+  const back = refundFor(r.input, r.result, ctx.requestId);
   let usage = r.result.usage;
   if (back) {
     await deps.meter.refund(back);
@@ -232,7 +232,6 @@ export const meterPolicy: PolicyFactory = (config, deps) => {
       const input: ReserveInput = {
         accountId: account.id,
         requestId: ctx.meterId,
-        reqId: ctx.requestId,
         cost: route.subresource ? route.subresource.cost : ds.cost,
         limits: plan.meterLimits,
         windows,

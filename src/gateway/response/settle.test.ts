@@ -43,12 +43,9 @@ describe('settling a call that must not count: errors', () => {
 });
 
 /** Counted in Redis (`shared`), whose refunds cannot reach it: the failover store keeps them. */
-class SharedRefundsFail extends MemoryMeterStore {
+class SharedRefundsFail extends RefundsFail {
   override async reserve(input: ReserveInput): Promise<ReserveResult> {
     return { ...(await super.reserve(input)), shared: true };
-  }
-  override refund(_input: RefundInput): Promise<{ applied: boolean }> {
-    return Promise.reject(new StoreUnavailableError('counters unreachable'));
   }
 }
 

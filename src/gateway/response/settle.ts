@@ -28,7 +28,7 @@ export function settle(
   if (!r || r.settled) return undefined;
   r.settled = true;
   const refundCalls = (code !== undefined && REFUNDED.has(code)) || status >= 500;
-  const back = refundFor(r.input, r.result);
+  const back = refundFor(r.input, r.result, ctx.requestId);
   if (!back) return undefined;
   if (!refundCalls) {
     if (back.fullTextDocId === undefined || !r.openedNoDocument) return undefined;
