@@ -40,11 +40,16 @@ function holder(file: string): number | undefined {
   }
 }
 
-/** Throws as lockDataDir would if another live process holds the directory; claims nothing. */
-export function assertDataDirFree(dataDir: string, lock: DataDirLock = PGLITE_LOCK): void {
-  const pid = holder(join(dataDir, lock.file));
+/** Throws when another live process holds `file`, the lock; a lock of this process's own pid is not another's. */
+function refuseIfHeld(file: string, dataDir: string, lock: DataDirLock): void {
+  const pid = holder(file);
   if (pid !== undefined && pid !== process.pid && alive(pid))
     throw new DataDirInUseError(lock.inUse(dataDir, pid));
+}
+
+/** Throws as lockDataDir would if another live process holds the directory; claims nothing. */
+export function assertDataDirFree(dataDir: string, lock: DataDirLock = PGLITE_LOCK): void {
+  refuseIfHeld(join(dataDir, lock.file), dataDir, lock);
 }
 
 /**
@@ -65,9 +70,7 @@ export function lockDataDir(dataDir: string, lock: DataDirLock = PGLITE_LOCK): (
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw unusableDataDir(dataDir, err);
-      const pid = holder(file);
-      if (pid !== undefined && pid !== process.pid && alive(pid))
-        throw new DataDirInUseError(lock.inUse(dataDir, pid));
+      refuseIfHeld(file, dataDir, lock);
       rmSync(file, { force: true });
     }
   }
