@@ -3,7 +3,7 @@ import { escapeLike, eq, gte, lte, wordPrefixSearch } from '../../upstream-kit';
 import { ORGANISATION_ALIASES } from '../search-aliases';
 import type { SortContext } from '../../upstream-kit';
 import { LEGAL_DATABASE_IDS } from '../../data/legal-catalogs';
-import { legalRelations, relatedDocuments } from './legal-relations';
+import { legalRelations, newestFirst, relatedDocuments } from './legal-relations';
 
 const day = (col: string): string => `to_char(${col}, 'YYYY-MM-DD')`;
 const ref = (table: string, col: string): string =>
@@ -11,7 +11,7 @@ const ref = (table: string, col: string): string =>
 const id = { type: 'integer', min: 1 } as const;
 
 /** Newest first; ties by id, so pages are stable. Also the tie-break of every relevance order. */
-const NEWEST = 'd.issued_date DESC, d.id DESC';
+const NEWEST = newestFirst('d');
 
 const codeRelevance = (ctx: SortContext): string => {
   if (!ctx.searchedExpr || !ctx.keywords) return NEWEST;

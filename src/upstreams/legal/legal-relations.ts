@@ -4,8 +4,13 @@ import { RELATED_MAX } from '../../data/legal-catalogs';
 type End = 'from_id' | 'to_id';
 type Kind = 'replaces' | 'cites';
 
-/** The list's "newest" order, so the documents listed are the first of what sort=newest would show. */
-const NEWEST = 'o.issued_date DESC, o.id DESC';
+/**
+ * Newest first, ties by id (descending), of the documents aliased `alias`: the legal list's
+ * sort=newest, and the order related documents are listed in, so those listed are its first.
+ */
+export const newestFirst = (alias: string): string => `${alias}.issued_date DESC, ${alias}.id DESC`;
+
+const NEWEST = newestFirst('o');
 
 /**
  * The newest RELATED_MAX documents related to `ownId` (an SQL expression) in one direction, with
