@@ -26,7 +26,15 @@ export function readinessChecks(src: ReadinessSources): ReadinessCheck[] {
     // Whether the files on disk are the ones serving; never gates: a bad edit refused by every
     // replica must not take them all out of the Service while the previous config serves.
     { name: 'config', check: () => Promise.resolve(src.configCurrent()), gates: () => false },
-    { name: 'database', check: async () => (await src.database.query('SELECT 1 AS ok')).rows.length === 1 },
+    {
+      name: 'database',
+      check: async () => (await src.database.query('SELECT 1 AS ok')).rows.length === 1,
+      // Reported, never gating: it answered before the ports opened (migrations, config), and every
+      // replica shares it, so a failover would take them all out at once and callers would get the
+      // ingress's bare 503 instead of ours (search_unavailable, Retry-After) for what needs it; a
+      // pool full of credit calls would do the same under load.
+      gates: () => false,
+    },
     {
       name: 'counters',
       check: () => src.counters(),

@@ -123,6 +123,13 @@ describe('the database stalled or cut', () => {
       const admin = await adminCall(product, 'GET', `/admin/accounts/${acc.id}`);
       expect([admin.status, admin.json.code]).toEqual([503, 'service_unavailable']);
       expect(Date.now() - t0).toBeLessThan(3_000);
+      // Ready all the same, saying why: every replica shares the database, and unready ones would
+      // leave callers the ingress's bare 503 instead of the envelope above.
+      const probe = await fetch(`${product.admin}/readyz`);
+      expect([
+        probe.status,
+        ((await probe.json()) as { checks: { database: boolean } }).checks.database,
+      ]).toEqual([200, false]);
     } finally {
       proxy.resume();
     }
