@@ -329,11 +329,11 @@ describe('prod overlay', () => {
       const containers = w!.template.spec!.containers;
       const target = resolvePort(svcPort!.targetPort ?? svcPort!.port, containers);
       expect(envMap(c).get('PORT')?.value).toBe(String(target));
-      // Ready (and started) when the database answers; alive without it, so a failover does not
-      // restart every upstream pod at once.
+      // Started when the database answers; alive and ready without it after that, so a failover
+      // does not restart every upstream pod at once, nor a pool full under a burst empty the Service.
       for (const [probe, path] of [
         [c.startupProbe, '/healthz'],
-        [c.readinessProbe, '/healthz'],
+        [c.readinessProbe, '/livez'],
         [c.livenessProbe, '/livez'],
       ] as const) {
         expect(probe?.httpGet?.path).toBe(path);
