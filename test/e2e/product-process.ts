@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -54,11 +54,16 @@ export function spawnProduct(
   env: Record<string, string>,
   nodeArgs: string[] = [],
   args: string[] = [],
+  /** A directory of the caller's to remove once the process has exited (its own DATA_DIR). */
+  removeOnExit?: string,
 ): {
   child: ChildProcessByStdio<null, Readable, Readable>;
   output: () => string;
   exited: Promise<number | null>;
 } {
+  // A DATA_DIR made here is this process's alone; removed at its exit, as each holds a PGlite
+  // cluster (40 MB) that a run of the suites would otherwise leave behind by the dozen.
+  const temporary = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'lk-data-')) : removeOnExit;
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', ...nodeArgs, join(ROOT, 'src', 'main.ts'), ...args],
@@ -69,7 +74,7 @@ export function spawnProduct(
         PORT: '0',
         ADMIN_PORT: '0',
         LOG_LEVEL: 'info',
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'lk-data-')),
+        ...(temporary === undefined ? {} : { DATA_DIR: temporary }),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,6 +88,9 @@ export function spawnProduct(
   const exited = new Promise<number | null>((r) => {
     child.once('close', (code) => r(code));
     child.once('exit', (code) => setTimeout(() => r(code), 2_000).unref());
+  }).then((code) => {
+    if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
+    return code;
   });
   return { child, output: () => out, exited };
 }
@@ -110,7 +118,12 @@ export async function startProductProcess(
 ): Promise<ProductProcess> {
   const own = env.DATABASE_URL === undefined && env.DATA_DIR === undefined;
   const dataDir = own ? await clusterDataDir() : undefined;
-  const { child, output, exited } = spawnProduct(dataDir ? { ...env, DATA_DIR: dataDir } : env, nodeArgs);
+  const { child, output, exited } = spawnProduct(
+    dataDir ? { ...env, DATA_DIR: dataDir } : env,
+    nodeArgs,
+    [],
+    dataDir,
+  );
   const started = await new Promise<{ port: number; admin_port: number }>((resolveStart, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`product did not start:\n${output().slice(-3000)}`)),

@@ -41,14 +41,16 @@ describe('an upstream process given the gateway JWKS (IDENTITY_JWKS_URL)', () =>
       docs.upstreams.setIn(['upstreams', 'directory', 'url'], `http://127.0.0.2:${port}`),
     );
     const gateway = await startProductProcess({ CONFIG_DIR: configDir, ADMIN_JWT_SECRET: ADMIN_SECRET });
+    const dataDir = await clusterDataDir();
     const upstream = spawnProduct(
       {
         PORT: String(port),
         IDENTITY_JWKS_URL: `${gateway.admin}/.well-known/jwks.json`,
-        DATA_DIR: await clusterDataDir(),
+        DATA_DIR: dataDir,
       },
       [],
       ['upstream', 'directory'],
+      dataDir,
     );
     try {
       await started(upstream);
@@ -72,10 +74,12 @@ describe('an upstream process given the gateway JWKS (IDENTITY_JWKS_URL)', () =>
 describe('an upstream process (node dist/main.js upstream <name>) on SIGTERM', () => {
   it('answers a keep-alive client that never pauses until it moves on, then exits 0 within seconds', async () => {
     const port = await freePort();
+    const dataDir = await clusterDataDir();
     const p = spawnProduct(
-      { PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: await clusterDataDir() },
+      { PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: dataDir },
       [],
       ['upstream', 'directory'],
+      dataDir,
     );
     const agent = new Agent({ keepAlive: true, maxSockets: 2 });
     try {
