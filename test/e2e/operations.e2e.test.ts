@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -261,9 +262,12 @@ describe('graceful shutdown', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(hurried.child.exitCode).toBeNull(); // still draining
       const second = Date.now();
+      // Timed to the process's exit: `exited` also waits for its output to close.
+      const exit = once(hurried.child, 'exit');
       hurried.child.kill('SIGINT');
-      expect(await hurried.exited).toBe(130);
+      await exit;
       expect(Date.now() - second).toBeLessThan(3000);
+      expect(await hurried.exited).toBe(130);
       expect(hurried.output()).toContain('second interrupt: exiting without waiting for the drain');
     } finally {
       stuck.destroy();
@@ -272,10 +276,12 @@ describe('graceful shutdown', () => {
   }, 150_000);
 
   it('finishes requests in flight on SIGTERM, refuses new connections, answers probes and scrapes unready meanwhile, and exits 0', async () => {
-    const inflight = Array.from({ length: 5 }, (_, i) => apiGet(p, `/v1/legal-documents/vb_${i}_slow`, key));
-    // In flight means at the upstream (which answers them after 3 s), not merely sent by this process.
-    const slowSeen = () => (again ?? stub).seen.filter((s) => s.path.endsWith('_slow')).length;
-    expect(await until(() => slowSeen() === 5)).toBe(true);
+    const upstream = again ?? stub;
+    const inflight = Array.from({ length: 5 }, (_, i) => apiGet(p, `/v1/legal-documents/vb_${i}_held`, key));
+    // In flight means at the upstream (which holds them until released below, however slow the
+    // machine is at the probes meanwhile), not merely sent by this process.
+    const heldSeen = () => upstream.seen.filter((s) => s.path.endsWith('_held')).length;
+    expect(await until(() => heldSeen() === 5)).toBe(true);
     p.child.kill('SIGTERM');
     expect(await until(() => p.output().includes('"shutting down'))).toBe(true);
     // The admin port outlives the public one's drain: unready (and why), alive, still scraped.
@@ -286,7 +292,7 @@ describe('graceful shutdown', () => {
     ]).toEqual([503, false]);
     expect((await fetch(`${p.admin}/healthz`)).status).toBe(200);
     expect((await fetch(`${p.admin}/metrics`)).status).toBe(200);
-    // While the five are still draining (the upstream holds them 3 s), a new connection is refused.
+    // While the five are still draining, a new connection is refused.
     const fresh = await new Promise<string>((resolve) => {
       const socket = connect(Number(new URL(p.base).port), '127.0.0.1');
       socket.once('connect', () => {
@@ -296,6 +302,7 @@ describe('graceful shutdown', () => {
       socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
     });
     expect(fresh).toBe('ECONNREFUSED');
+    upstream.release();
     const results = await Promise.all(inflight);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await p.exited).toBe(0);

@@ -91,7 +91,11 @@ describe('Redis stopped and restarted during traffic', () => {
     expect(metrics).toMatch(/lookup_store_fallback_active 1/);
     // Closed reports the outage too: its replicas turn unready, and a 5xx rate without traffic shows nothing.
     expect(await (await fetch(`${closed.admin}/metrics`)).text()).toMatch(/lookup_store_fallback_active 1/);
-    expect(closed.output()).toContain('redis unreachable: refusing counted calls (store_failure closed)');
+    // Log lines are written in batches and cross a pipe: waited for, not read at once.
+    await eventually(
+      () => closed.output().includes('redis unreachable: refusing counted calls (store_failure closed)'),
+      5_000,
+    );
 
     await redis.restart();
     // Both replicas reconnect with a backoff of up to 2 s; wait until they have, not for a fixed time.

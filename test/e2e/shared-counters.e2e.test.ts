@@ -184,7 +184,12 @@ describe.each(REDIS)('metering shared by two gateway replicas on %s', (_name, st
       ).toBe(200);
       await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, 1000));
+    // The watch records each answer's ids after sending it, and the lock follows: waited for
+    // through the admin API, which records nothing (another data call would add ids).
+    await eventually(
+      async () => (await adminCall(b, 'GET', `/admin/accounts/${acc.id}`)).json.restricted_until !== null,
+      10_000,
+    );
     const res = await apiGet(b, '/v1/legal-documents?q=luat', acc.key);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('account_restricted');
@@ -198,10 +203,12 @@ describe.each(REDIS)('metering shared by two gateway replicas on %s', (_name, st
 
     // An admin's unlock holds: the watch forgot what led to the lock, so new records do not relock.
     await adminCall(b, 'PATCH', `/admin/accounts/${acc.id}`, { restricted_until: null });
-    await new Promise((r) => setTimeout(r, 1000));
-    expect((await apiGet(a, '/v1/legal-documents?q=p7&per_page=100&page=7', acc.key)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect((await apiGet(b, '/v1/legal-documents?q=luat', acc.key)).status).toBe(200);
+    // Until the unlock reaches a replica, its 403 records nothing, so asking again until a 200 is
+    // harmless; a relock by page 7's records would keep the second at 403.
+    const answers = async (p: ProductProcess, path: string): Promise<boolean> =>
+      (await apiGet(p, path, acc.key)).status === 200;
+    await eventually(() => answers(a, '/v1/legal-documents?q=p7&per_page=100&page=7'), 10_000);
+    await eventually(() => answers(b, '/v1/legal-documents?q=luat'), 10_000);
     // Page 7's 100 and q=luat's 20, recorded after each response was sent.
     const distinctIds = async (): Promise<number> => {
       const after = await adminCall(a, 'GET', `/admin/accounts/${acc.id}`);

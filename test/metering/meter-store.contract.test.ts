@@ -20,13 +20,14 @@ let redis: Redis;
 // REDIS_URL may name a Redis Cluster (DESIGN §5): the same contract on three primaries.
 let cluster: TestRedisCluster;
 let clustered: RedisClient;
+// Three redis-server processes and a cluster formed: longer than the 30 s default on a busy machine.
 beforeAll(async () => {
   redis = createRedisClient(TEST_REDIS_URL, { commandTimeoutMs: 2000 });
   cluster = await startRedisCluster();
   clustered = connectRedis(cluster.url, { commandTimeoutMs: 2000 });
   // A cluster client is ready once it has met every node: slower on a machine busy with the suite.
   await Promise.all([waitForReady(redis), waitForReady(clustered, 20_000)]);
-});
+}, 90_000);
 afterAll(async () => {
   const keys = await redis.keys(`${RUN}*`);
   if (keys.length > 0) await redis.del(...keys);

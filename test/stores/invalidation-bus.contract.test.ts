@@ -69,9 +69,10 @@ function collect(bus: InvalidationBus): { got: InvalidationMessage[]; off: () =>
 
 // REDIS_URL may name a Redis Cluster (DESIGN §5): the same contract on three primaries.
 let cluster: TestRedisCluster;
+// Three redis-server processes and a cluster formed: longer than the 30 s default on a busy machine.
 beforeAll(async () => {
   cluster = await startRedisCluster();
-});
+}, 90_000);
 afterAll(() => cluster.close());
 
 function clusterPair(): Promise<Pair & { clients: RedisClient[]; channel: string }> {

@@ -1,5 +1,3 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { compileConfig } from '../../src/config/compile-config';
@@ -7,6 +5,7 @@ import { ConfigError, loadRawConfig } from '../../src/config/load-config';
 import { localUpstreamPorts, startLocalUpstreams } from '../../src/runtime/local-upstreams';
 import { projectRoot } from '../../src/util/project-root';
 import { silentLogger } from '../../src/util/logger';
+import { freePort } from '../support/free-port';
 import { openTestPglite } from '../support/pglite-template';
 import type { Db } from '../../src/db/db';
 
@@ -32,14 +31,6 @@ function recordingTimeouts(db: Db): { db: Db; ranUnder: (number | undefined)[] }
     withQueryTimeout: (next) => view(next),
   });
   return { db: view(undefined), ranUnder };
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
 }
 
 describe('built-in upstreams this process starts', () => {
