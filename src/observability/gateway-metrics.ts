@@ -20,6 +20,7 @@ export interface GatewayMetrics {
   configReloads: Counter<'result'>;
   /** 1 while the last reload was refused: the alert holds as long as the bad file is in place. */
   configReloadFailing: Gauge;
+  readinessCheck: Gauge<'check'>;
   keyCacheLookups: HotCounter<'result'>;
   bulkLocks: Counter<'dataset'>;
   /** 1 while a dataset's size is unknown (its upstream's /_stats fails): the bulk watch locks nobody on it. */
@@ -140,6 +141,14 @@ export function createGatewayMetrics(opts: { defaultMetrics?: boolean } = {}): G
       name: 'lookup_config_reload_failing',
       help: '1 while the last configuration reload was refused (the previous configuration still runs).',
       aggregator: 'max',
+      ...r,
+    }),
+    readinessCheck: new Gauge({
+      name: 'lookup_readiness_check',
+      help: "1 when the check passed at the last GET /readyz (the kubelet's probe), 0 when it failed; a check that does not gate (the database, an upstream) is seen here, as the replica stays ready.",
+      labelNames: ['check'],
+      // WORKERS=N, aggregated: 0 when the last probe any worker took found it failing.
+      aggregator: 'min',
       ...r,
     }),
     quotaRefundFailures: new Counter({

@@ -24,6 +24,8 @@ export interface OpsDeps {
   metricsText?: () => Promise<string>;
   /** A check that has not answered by then counts as failed (default 1000 ms, under a 2 s probe). */
   checkTimeoutMs?: number;
+  /** Each /readyz's results, by check name (to metrics: a check that does not gate shows only there). */
+  onChecked?: (results: readonly (readonly [name: string, ok: boolean])[]) => void;
 }
 
 /** The operational routes' paths (GET and HEAD only; the admin app answers other methods 405). */
@@ -78,6 +80,7 @@ export function createOpsRoutes(deps: OpsDeps): OpsRoutes {
             ] as const,
         ),
       );
+      deps.onChecked?.(results);
       const ready = results.every(([, ok], i) => ok || !(deps.readiness[i]!.gates?.() ?? true));
       const body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) };
       json(res, ready ? 200 : 503, body, head);

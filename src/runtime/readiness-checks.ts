@@ -29,7 +29,7 @@ export function readinessChecks(src: ReadinessSources): ReadinessCheck[] {
     {
       name: 'database',
       check: async () => (await src.database.query('SELECT 1 AS ok')).rows.length === 1,
-      // Reported, never gating: it answered before the ports opened (migrations, config), and every
+      // Reported, never gating: it answered before the ports opened (migrations, signing keys), and every
       // replica shares it, so a failover would take them all out at once and callers would get the
       // ingress's bare 503 instead of ours (search_unavailable, Retry-After) for what needs it; a
       // pool full of credit calls would do the same under load.

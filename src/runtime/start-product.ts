@@ -223,6 +223,9 @@ export async function startProduct(opts: ProductOptions): Promise<RunningProduct
       failClosed,
       upstreamsUp: () => health.allUp(),
     }),
+    onChecked: (results) => {
+      for (const [check, ok] of results) metrics.readinessCheck.set({ check }, ok ? 1 : 0);
+    },
   });
 
   const publicServer = createPublicServer(gateway.app, opts.requestTimeouts ?? PUBLIC_REQUEST_TIMEOUTS);

@@ -164,6 +164,7 @@ export const KNOWN_METRICS: Readonly<Record<string, readonly string[]>> = {
   lookup_upstream_connections_in_use: ['upstream'],
   lookup_upstream_queued_requests: ['upstream'],
   lookup_quota_reservations_total: ['result'],
+  lookup_readiness_check: ['check'],
   lookup_quota_refunds_total: ['reason'],
   lookup_quota_rejections_total: ['reason'],
   lookup_store_fallback_active: [],

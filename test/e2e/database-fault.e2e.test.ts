@@ -139,6 +139,10 @@ describe('the database stalled or cut', () => {
         probe.status,
         ((await probe.json()) as { checks: { database: boolean } }).checks.database,
       ]).toEqual([200, false]);
+      // A check that does not gate shows nowhere else: the probe's result is a metric to alert on.
+      const metrics = await (await fetch(`${product.admin}/metrics`)).text();
+      expect(metrics).toMatch(/^lookup_readiness_check\{check="database"\} 0$/m);
+      expect(metrics).toMatch(/^lookup_readiness_check\{check="accepting"\} 1$/m);
     } finally {
       proxy.resume();
     }
@@ -147,6 +151,10 @@ describe('the database stalled or cut', () => {
       10_000,
     );
     expect((await adminCall(product, 'GET', `/admin/accounts/${acc.id}`)).status).toBe(200);
+    expect((await fetch(`${product.admin}/readyz`)).status).toBe(200);
+    expect(await (await fetch(`${product.admin}/metrics`)).text()).toMatch(
+      /^lookup_readiness_check\{check="database"\} 1$/m,
+    );
   }, 60_000);
 
   it('answers a call whose credit spend loses its connection with a 503, and the process goes on serving', async () => {
